@@ -1,0 +1,10 @@
+//! humming-core: the quantization vocabulary, host-side quantizers and packers, the f64
+//! reference, the kernel IR with its PTX printer and CPU emulator. No CUDA dependency.
+
+pub mod arch;
+pub mod format;
+pub mod scheme;
+
+pub use arch::Arch;
+pub use format::{ActFormat, FloatFormat, FormatError, OutFormat, Scalar, ScaleFormat, WeightFormat};
+pub use scheme::{ScaleGroup, ZeroPoint};

@@ -1,0 +1,3 @@
+//! humming-cuda: the runtime on `cust` (module cache, validated typed launches, weight upload).
+
+pub use cust;

@@ -1,0 +1,1 @@
+//! The `#[humming_gemm(...)]` attribute macro (lands with the runtime issue).
