@@ -3,6 +3,7 @@
 
 pub mod arch;
 pub mod format;
+pub mod ir;
 pub mod scheme;
 
 pub use arch::Arch;

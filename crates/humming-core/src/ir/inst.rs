@@ -1,0 +1,205 @@
+//! The instruction set: PTX-shaped, typed, one variant per instruction family.
+//!
+//! Semantics are PTX's (see the PTX ISA); the emulator implements exactly these meanings and
+//! the printer prints exactly these instructions. Vector forms carry 1, 2 or 4 registers.
+
+use super::types::{Addr, CacheOp, Cmp, Operand, Reg, Rnd, SpecialReg, Space, Ty};
+
+/// Two-operand arithmetic and logic (`op.ty d, a, b`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Add,
+    Sub,
+    /// `mul` for floats, `mul.lo` for integers.
+    Mul,
+    /// `mul.hi` (integers).
+    MulHi,
+    /// `mul.wide` (16->32 or 32->64 integers; `ty` is the source type).
+    MulWide,
+    Div,
+    Rem,
+    Min,
+    Max,
+    And,
+    Or,
+    Xor,
+    Shl,
+    Shr,
+}
+
+/// One-operand arithmetic and logic (`op.ty d, a`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnOp {
+    Neg,
+    Not,
+    Abs,
+    /// Population count (`popc.b32`/`.b64`, result u32).
+    Popc,
+}
+
+/// Shuffle mode of `shfl.sync`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ShflMode {
+    Up,
+    Down,
+    Bfly,
+    Idx,
+}
+
+/// `cp.async` cache operator: `.ca` (L1+L2; 4, 8 or 16 bytes) or `.cg` (L2 only; 16 bytes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CpAsyncCache {
+    Ca,
+    Cg,
+}
+
+/// Atomic / reduction operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AtomOp {
+    Add,
+    Min,
+    Max,
+    And,
+    Or,
+    Xor,
+    Exch,
+    /// Compare-and-swap (`atom` only; takes `b` = compare, `c` = new value).
+    Cas,
+}
+
+/// Shapes of `mma.sync.aligned`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MmaShape {
+    /// m16n8k16: f16/bf16 (sm_80+).
+    M16N8K16,
+    /// m16n8k8: f16 (sm_75+), bf16 (sm_80+).
+    M16N8K8,
+    /// m16n8k32: s8/u8 (sm_80+), e4m3/e5m2 (sm_89+).
+    M16N8K32,
+    /// m16n8k64: s4/u4 (sm_80+).
+    M16N8K64,
+    /// m8n8k16: s8/u8 (sm_75+).
+    M8N8K16,
+    /// m8n8k32: s4/u4 (sm_75+).
+    M8N8K32,
+}
+
+impl MmaShape {
+    /// (m, n, k).
+    pub fn mnk(self) -> (u32, u32, u32) {
+        match self {
+            MmaShape::M16N8K16 => (16, 8, 16),
+            MmaShape::M16N8K8 => (16, 8, 8),
+            MmaShape::M16N8K32 => (16, 8, 32),
+            MmaShape::M16N8K64 => (16, 8, 64),
+            MmaShape::M8N8K16 => (8, 8, 16),
+            MmaShape::M8N8K32 => (8, 8, 32),
+        }
+    }
+}
+
+/// Element types of an `mma.sync`: `mma.sync.aligned.{shape}.row.col.{d}.{a}.{b}.{c}`.
+/// A and B fragments are packed in `.b32` registers; C/D are `.f32` registers (f32
+/// accumulators), `.b32` (f16x2 accumulators) or `.b32` holding `s32`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MmaType {
+    F16,
+    Bf16,
+    S8,
+    U8,
+    S4,
+    U4,
+    E4m3,
+    E5m2,
+    F32,
+    S32,
+}
+
+impl MmaType {
+    /// PTX spelling.
+    pub fn ptx(self) -> &'static str {
+        match self {
+            MmaType::F16 => "f16",
+            MmaType::Bf16 => "bf16",
+            MmaType::S8 => "s8",
+            MmaType::U8 => "u8",
+            MmaType::S4 => "s4",
+            MmaType::U4 => "u4",
+            MmaType::E4m3 => "e4m3",
+            MmaType::E5m2 => "e5m2",
+            MmaType::F32 => "f32",
+            MmaType::S32 => "s32",
+        }
+    }
+}
+
+/// One instruction. Registers in `dst`-like fields are written; everything else is read.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Inst {
+    /// `mov.ty d, a`.
+    Mov { ty: Ty, dst: Reg, src: Operand },
+    /// `mov.u32 d, %tid.x` etc.
+    ReadSpecial { dst: Reg, sreg: SpecialReg },
+    /// `ld.param.ty d, [param_i]`.
+    LdParam { ty: Ty, dst: Reg, param: u32 },
+    /// `ld{.space}{.cache}{.vN}.ty {d..}, [addr]` with 1, 2 or 4 destinations.
+    Ld { space: Space, cache: CacheOp, ty: Ty, dst: Vec<Reg>, addr: Addr },
+    /// `st{.space}{.cache}{.vN}.ty [addr], {a..}` with 1, 2 or 4 sources.
+    St { space: Space, cache: CacheOp, ty: Ty, src: Vec<Operand>, addr: Addr },
+    /// `op.ty d, a, b` (see [`BinOp`]).
+    Bin { op: BinOp, ty: Ty, dst: Reg, a: Operand, b: Operand },
+    /// `op.ty d, a` (see [`UnOp`]).
+    Un { op: UnOp, ty: Ty, dst: Reg, a: Operand },
+    /// `fma.rnd.ty d, a, b, c` (f32, f64, f16, f16x2, bf16, bf16x2).
+    Fma { ty: Ty, rnd: Rnd, dst: Reg, a: Operand, b: Operand, c: Operand },
+    /// `mad.lo.ty` (or `mad.wide.ty` when `wide`) `d, a, b, c` for integers.
+    Mad { ty: Ty, wide: bool, dst: Reg, a: Operand, b: Operand, c: Operand },
+    /// `lop3.b32 d, a, b, c, lut`.
+    Lop3 { dst: Reg, a: Operand, b: Operand, c: Operand, lut: u8 },
+    /// `prmt.b32 d, a, b, sel` (default mode).
+    Prmt { dst: Reg, a: Operand, b: Operand, sel: Operand },
+    /// `shf.{l|r}.{wrap|clamp}.b32 d, lo, hi, shift` (funnel shift).
+    Shf { left: bool, wrap: bool, dst: Reg, lo: Operand, hi: Operand, shift: Operand },
+    /// `bfe.{u32|s32|u64|s64} d, a, pos, len`.
+    Bfe { ty: Ty, dst: Reg, a: Operand, pos: Operand, len: Operand },
+    /// `cvt{.rnd}{.sat}.dty.sty d, a` (scalar conversions; also `cvt.rn.f16x2.e4m3x2` unpacking,
+    /// where `dst_ty = F16x2` and `src_ty = E4m3x2`).
+    Cvt { dst_ty: Ty, src_ty: Ty, rnd: Option<Rnd>, sat: bool, dst: Reg, src: Operand },
+    /// Packing conversion of two f32: `cvt.rn{.satfinite}.{f16x2|bf16x2|e4m3x2|e5m2x2}.f32 d, hi, lo`
+    /// (`hi` goes to the upper half of `d`).
+    CvtPack { dst_ty: Ty, satfinite: bool, dst: Reg, hi: Operand, lo: Operand },
+    /// `setp.cmp.ty p, a, b`.
+    Setp { cmp: Cmp, ty: Ty, dst: Reg, a: Operand, b: Operand },
+    /// `selp.ty d, a, b, p` (`d = p ? a : b`).
+    Selp { ty: Ty, dst: Reg, a: Operand, b: Operand, pred: Reg },
+    /// `cp.async.{ca|cg}.shared.global [dst], [src], bytes{, src_size}`: copies `bytes`
+    /// (4, 8, 16) from global to shared, zero-filling past `src_size` bytes.
+    CpAsync { cache: CpAsyncCache, bytes: u32, dst: Addr, src: Addr, src_size: Option<Operand> },
+    /// `cp.async.commit_group`.
+    CpAsyncCommit,
+    /// `cp.async.wait_group n`: wait until at most `n` committed groups are pending.
+    CpAsyncWait { n: u32 },
+    /// `ldmatrix.sync.aligned.m8n8.x{1,2,4}{.trans}.shared.b16 {d..}, [addr]`; the number of
+    /// destination registers (1, 2, 4) selects x1/x2/x4.
+    Ldmatrix { trans: bool, dst: Vec<Reg>, addr: Addr },
+    /// `mma.sync.aligned.shape.row.col.dty.aty.bty.cty {d..}, {a..}, {b..}, {c..}`.
+    Mma {
+        shape: MmaShape,
+        d_ty: MmaType,
+        a_ty: MmaType,
+        b_ty: MmaType,
+        c_ty: MmaType,
+        d: Vec<Reg>,
+        a: Vec<Reg>,
+        b: Vec<Reg>,
+        c: Vec<Reg>,
+    },
+    /// `shfl.sync.mode.b32 d, a, b, c, membermask`.
+    Shfl { mode: ShflMode, dst: Reg, a: Operand, b: Operand, c: Operand, mask: u32 },
+    /// `bar.sync id{, threads}`.
+    BarSync { id: u32, threads: Option<u32> },
+    /// `atom{.space}.op.ty d, [addr], b{, c}`.
+    Atom { space: Space, op: AtomOp, ty: Ty, dst: Reg, addr: Addr, b: Operand, c: Option<Operand> },
+    /// `red{.space}.op.ty [addr], b`.
+    Red { space: Space, op: AtomOp, ty: Ty, addr: Addr, b: Operand },
+}
