@@ -2,10 +2,12 @@
 //! Two back ends share it: the PTX printer and the CPU emulator.
 
 pub mod builder;
+pub mod exec;
 pub mod inst;
 pub mod kernel;
 pub mod types;
 
 pub use inst::{AtomOp, BinOp, CpAsyncCache, Inst, MmaShape, MmaType, ShflMode, UnOp};
+pub use exec::{DevPtr, Executor, KernelArg, LaunchDims};
 pub use kernel::{Guard, Kernel, Param, ParamTy, SharedDecl, Stmt};
 pub use types::{Addr, CacheOp, Cmp, Operand, Reg, RegClass, Rnd, SharedId, Space, SpecialReg, Ty};
