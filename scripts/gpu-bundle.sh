@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Builds the GPU test binaries and examples here (release) and writes gpu-bundle/: a folder that
+# a machine with only the CUDA driver can run (no Rust there): `bash gpu-bundle/run.sh`.
+# run.sh runs every binary with HUMMING_REQUIRE_GPU=1 (a missing GPU is a failure there, not a
+# skip) and exits non-zero on any failure. Logs go to $OUT when set (the device tool's folder).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CUDA_LIBRARY_PATH="${CUDA_LIBRARY_PATH:-/usr}"
+out=gpu-bundle
+rm -rf "$out"; mkdir -p "$out/bin"
+# Test targets whose names start with gpu_ are the GPU suites (they also run, and skip, in CI).
+cargo test --release -p humming --no-run --message-format=json 2>/dev/null \
+  | python3 -c '
+import json, sys, shutil
+for line in sys.stdin:
+    try: m = json.loads(line)
+    except ValueError: continue
+    if m.get("reason") != "compiler-artifact" or not m.get("executable"): continue
+    t = m["target"]
+    if "test" in t["kind"] and t["name"].startswith("gpu_"):
+        shutil.copy(m["executable"], sys.argv[1] + "/bin/" + t["name"])
+        print("bundled test", t["name"])
+' "$out"
+for ex in ${BUNDLE_EXAMPLES:-}; do
+  cargo build --release --example "$ex" -q
+  cp "target/release/examples/$ex" "$out/bin/example_$ex"; echo "bundled example $ex"
+done
+cat > "$out/run.sh" <<'RUN'
+#!/usr/bin/env bash
+# Runs every bundled GPU binary; non-zero exit if any fails.
+set -uo pipefail
+cd "$(dirname "$0")"
+log=${OUT:-.}
+export HUMMING_REQUIRE_GPU=1
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
+fail=0
+for b in bin/*; do
+  name=$(basename "$b")
+  echo "=== $name"
+  case "$name" in
+    example_*) "$b" 2>&1 | tee "$log/$name.log" ;;
+    *) "$b" --test-threads=1 --nocapture 2>&1 | tee "$log/$name.log" ;;
+  esac
+  rc=${PIPESTATUS[0]}
+  if [ "$rc" -ne 0 ]; then echo "FAILED: $name (exit $rc)"; fail=1; fi
+done
+[ "$fail" -eq 0 ] && echo "GPU bundle: all passed" || echo "GPU bundle: FAILURES"
+exit $fail
+RUN
+chmod +x "$out/run.sh"
+du -sh "$out"
