@@ -108,19 +108,28 @@ fn expected_blame(p: &SpecParts) -> BTreeSet<SpecField> {
                 if f.man_bits() > m_act || f.exp_bits() > e_act {
                     blame.insert(SpecField::Weight);
                 }
+                // e5m0/e5m1 have a finite top binade that lands on e5m2's infinities.
+                if p.act == A::E5m2 && f.exp_bits() == 5 && f.man_bits() < 2 {
+                    blame.insert(SpecField::Weight);
+                }
             }
         }
     }
 
     // 6. f16 activations take float weights with E <= 5; bf16 takes everything.
     if let (A::F16, WeightFormat::Float(f)) = (p.act, p.weight) {
-        if f.exp_bits() > 5 {
+        // E <= 5, and no finite top binade at E = 5 (e5m0, e5m1 would land on infinity).
+        if f.exp_bits() > 5 || (f.exp_bits() == 5 && f.man_bits() < 2) {
             blame.insert(SpecField::Weight);
         }
     }
 
     // 7. ue8m0 scales not with f16 activations. 8-10: nothing to reject.
     if p.scale == ScaleFormat::Ue8m0 && p.act == A::F16 {
+        blame.insert(SpecField::Scale);
+    }
+    // 7. 16-bit scales only of the 16-bit activation's own type.
+    if matches!((p.scale, p.act), (ScaleFormat::Bf16, A::F16) | (ScaleFormat::F16, A::Bf16)) {
         blame.insert(SpecField::Scale);
     }
     blame

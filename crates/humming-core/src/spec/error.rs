@@ -115,6 +115,9 @@ pub enum SpecError {
     FloatWeightExceedsAct { weight: FloatFormat, act: ActFormat },
     /// Rule 7: ue8m0 scales with activations that apply scales in f16.
     Ue8m0ScaleNeedsWideAct { act: ActFormat },
+    /// Rule 7: a 16-bit scale of the other 16-bit type than the 16-bit activation
+    /// (f16 scales with bf16 activations or the reverse).
+    ScaleMixes16Bit { scale: ScaleFormat, act: ActFormat },
 }
 
 impl SpecError {
@@ -127,7 +130,9 @@ impl SpecError {
             | SpecError::FloatWeightExceedsAct { .. } => SpecField::Weight,
             SpecError::GroupSize { .. } | SpecError::GroupTooSmallForAct { .. } => SpecField::Group,
             SpecError::ActNeedsArch { .. } => SpecField::Act,
-            SpecError::ScaleNeedsArch { .. } | SpecError::Ue8m0ScaleNeedsWideAct { .. } => {
+            SpecError::ScaleNeedsArch { .. }
+            | SpecError::Ue8m0ScaleNeedsWideAct { .. }
+            | SpecError::ScaleMixes16Bit { .. } => {
                 SpecField::Scale
             }
             SpecError::OutNeedsArch { .. } => SpecField::Out,
@@ -161,7 +166,7 @@ impl SpecError {
                     6
                 }
             }
-            SpecError::Ue8m0ScaleNeedsWideAct { .. } => 7,
+            SpecError::Ue8m0ScaleNeedsWideAct { .. } | SpecError::ScaleMixes16Bit { .. } => 7,
         }
     }
 }

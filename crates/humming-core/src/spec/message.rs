@@ -213,6 +213,13 @@ impl fmt::Display for SpecError {
                  or scale = e4m3/f16 (quantized activations int8/int4/e4m3/e5m2 apply scales in f32 and \
                  also take ue8m0)"
             ),
+            SpecError::ScaleMixes16Bit { scale, act } => write!(
+                f,
+                "scale {scale} cannot be used with act {act}: 16-bit activations apply the group scales to the \
+                 weights in the activation's own precision, and converting {scale} to {act} would round the \
+                 scale before the product is rounded; use scale = {act}, e4m3 or e5m2{}",
+                if act == ActFormat::Bf16 { " or ue8m0" } else { "" }
+            ),
         }
     }
 }

@@ -23,7 +23,9 @@
 //! | 5 | e4m3/e5m2 acts: integer weight values within `\|v\| <= 2^(M_act+1)` (16 / 8) | the run of integers an fp8 type holds exactly | as rule 4 |
 //! | 5 | e4m3/e5m2 acts: float weights `e{E}m{M}` need `M <= M_act`, `E <= E_act` | exact conversion; the exponent offset is folded into the scale, so `E <= E_act` keeps the dynamic range | `FloatWeightExceedsAct` (weight) |
 //! | 6 | f16 acts: float weights need `E <= 5`; bf16 acts take every weight | f16 has a 5-bit exponent; 16-bit acts hold every integer weight value | `FloatWeightExceedsAct` (weight) |
+//! | 5, 6 | float weights with `E = E_act` and no special values (e5m0, e5m1) not with IEEE-like acts (f16, bf16, e5m2) | their finite top binade would re-align onto the activation's infinities | `FloatWeightExceedsAct` (weight) |
 //! | 7 | scale ue8m0 not with act f16 | ue8m0 spans 2^-127..2^127, beyond f16; bf16 and quantized activations (scales applied in f32) hold it | `Ue8m0ScaleNeedsWideAct` (scale) |
+//! | 7 | scale f16 not with act bf16, scale bf16 not with act f16 | 16-bit activations apply group scales in their own precision; converting the scale would round it before the product | `ScaleMixes16Bit` (scale) |
 //! | 8 | scale e4m3/e5m2 with any activation | decoded in registers | — |
 //! | 9 | global scale with any combination | one f32 factor in the epilogue | — |
 //! | 10 | out is f16 or bf16 | enforced by [`OutFormat`] | — |

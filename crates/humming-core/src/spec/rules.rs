@@ -146,8 +146,16 @@ pub(crate) fn int_weight_fits(w: WeightFormat, zp: ZeroPoint, act: ActFormat) ->
 
 /// Whether float weight `f` converts exactly to float activation `act` (exponent offset folded
 /// into the scale); `false` for integer activations.
+///
+/// A weight with as many exponent bits as an IEEE-like activation (f16, bf16, e5m2) but no special
+/// values (e5m0, e5m1) does not fit: its top binade is finite, and re-aligned into the activation
+/// it would land on infinity.
 pub(crate) fn float_weight_fits(f: FloatFormat, act: ActFormat) -> bool {
-    act_float_layout(act).is_some_and(|(e, m)| f.exp_bits() <= e && f.man_bits() <= m)
+    let ieee_act = matches!(act, ActFormat::F16 | ActFormat::Bf16 | ActFormat::E5m2);
+    act_float_layout(act).is_some_and(|(e, m)| {
+        let top_binade_clash = ieee_act && f.exp_bits() == e && f.specials() == crate::format::FloatSpecials::Finite;
+        f.exp_bits() <= e && f.man_bits() <= m && !top_binade_clash
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -267,9 +275,17 @@ fn float_weight_layout(p: &SpecParts, out: &mut Vec<SpecError>) {
     }
 }
 
-/// Rule 7: ue8m0 scales only where scales are applied in bf16 or f32.
+/// Rule 7: scales only where the precision that applies them holds them exactly: ue8m0 not in
+/// f16, and no f16 scale on bf16 activations or the reverse.
 fn ue8m0_scale(p: &SpecParts, out: &mut Vec<SpecError>) {
     if p.scale == ScaleFormat::Ue8m0 && p.act == ActFormat::F16 {
         out.push(SpecError::Ue8m0ScaleNeedsWideAct { act: p.act });
+    }
+    let mixed = matches!(
+        (p.scale, p.act),
+        (ScaleFormat::Bf16, ActFormat::F16) | (ScaleFormat::F16, ActFormat::Bf16)
+    );
+    if mixed {
+        out.push(SpecError::ScaleMixes16Bit { scale: p.scale, act: p.act });
     }
 }
