@@ -4,8 +4,10 @@
 pub mod arch;
 pub mod format;
 pub mod ir;
+pub mod pack;
 pub mod scheme;
 
 pub use arch::Arch;
 pub use format::{ActFormat, FloatFormat, FormatError, OutFormat, Scalar, ScaleFormat, WeightFormat};
 pub use scheme::{ScaleGroup, ZeroPoint};
+pub use pack::PackError;
