@@ -5,9 +5,16 @@ pub mod arch;
 pub mod format;
 pub mod ir;
 pub mod pack;
+pub mod quant;
+pub mod reference;
 pub mod scheme;
 
 pub use arch::Arch;
 pub use format::{ActFormat, FloatFormat, FormatError, OutFormat, Scalar, ScaleFormat, WeightFormat};
 pub use scheme::{ScaleGroup, ZeroPoint};
 pub use pack::PackError;
+pub use quant::{
+    ActGranularity, ActScales, ActTensor, QuantConfig, QuantError, QuantizedWeights, quantize,
+    quantize_act,
+};
+pub use reference::ReferenceError;
