@@ -6,6 +6,7 @@ pub mod exec;
 pub mod inst;
 pub mod kernel;
 pub mod ptx;
+pub mod samples;
 pub mod types;
 
 pub use inst::{AtomOp, BinOp, CpAsyncCache, Inst, MmaShape, MmaType, ShflMode, UnOp};
