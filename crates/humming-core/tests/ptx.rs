@@ -232,6 +232,28 @@ fn fp8_mma_needs_sm89_and_ptx_8_4() {
 }
 
 #[test]
+fn fp8_mma_with_f16_accumulators_needs_ptx_8_7() {
+    let k = one_inst(|b| {
+        let a: Vec<Reg> = (0..4).map(|_| b.mov(Ty::B32, 0u32)).collect();
+        let c: Vec<Reg> = (0..2).map(|_| b.mov(Ty::B32, 0u32)).collect();
+        let d = b.mma(
+            MmaShape::M16N8K32,
+            MmaType::E5m2,
+            MmaType::E4m3,
+            MmaType::F16,
+            &a,
+            &a[..2],
+            &c,
+        );
+        let out = b.param("out", ParamTy::Ptr);
+        b.st_vec(Space::Global, Ty::B32, out, &d);
+    });
+    expect_unsupported(&k, Arch::Sm86, Arch::Sm89);
+    assert_eq!(ptx::required_version(&k, Arch::Sm89).unwrap(), v(8, 7));
+    ptxas::assert_assembles_clean(&k, &[Arch::Sm89, Arch::Sm90a]);
+}
+
+#[test]
 fn register_class_mismatches_are_errors() {
     // A predicate where a .b32 is needed.
     let k = one_inst(|b| {

@@ -38,6 +38,7 @@ const V78: PtxVersion = PtxVersion::new(7, 8);
 const V80: PtxVersion = PtxVersion::new(8, 0);
 const V81: PtxVersion = PtxVersion::new(8, 1);
 const V84: PtxVersion = PtxVersion::new(8, 4);
+const V87: PtxVersion = PtxVersion::new(8, 7);
 
 /// The lowest PTX version whose `.target` accepts `arch`: sm_75 6.3, sm_80 7.0, sm_86 7.1,
 /// sm_89 7.8, sm_90 7.8, sm_90a 8.0.
@@ -114,9 +115,12 @@ fn mma(shape: MmaShape, a_ty: MmaType, c_ty: MmaType) -> Option<Need> {
         (MmaShape::M16N8K8, MmaType::F16) | (MmaShape::M8N8K16, _) | (MmaShape::M8N8K32, _) => {
             need(name, Arch::Sm75, V65)
         }
-        // FP8 mma: sm_89, PTX 8.4 with f32 accumulators (8.7 with f16 ones, which the printer
-        // rejects as unsupported by any target here).
-        (_, MmaType::E4m3 | MmaType::E5m2) => need(name, Arch::Sm89, V84),
+        // FP8 mma: sm_89, PTX 8.4 with f32 accumulators, 8.7 with f16 ones.
+        (_, MmaType::E4m3 | MmaType::E5m2) => need(
+            name,
+            Arch::Sm89,
+            if c_ty == MmaType::F16 { V87 } else { V84 },
+        ),
         _ => need(name, Arch::Sm80, V70),
     }
 }
