@@ -40,6 +40,17 @@ pub fn thread_addr(b: &mut KernelBuilder, base: Reg, bytes: u32) -> Reg {
     b.add(Ty::U64, base, off)
 }
 
+/// `base + (%ctaid.x * %ntid.x + %tid.x) * bytes` as a 64-bit global address.
+pub fn global_thread_addr(b: &mut KernelBuilder, base: Reg, bytes: u32) -> Reg {
+    let tid = b.special(SpecialReg::TidX);
+    let cta = b.special(SpecialReg::CtaidX);
+    let ntid = b.special(SpecialReg::NtidX);
+    let g = b.mul(Ty::U32, cta, ntid);
+    let g = b.add(Ty::U32, g, tid);
+    let off = b.mul_wide_u32(g, bytes);
+    b.add(Ty::U64, base, off)
+}
+
 /// `%tid.x * bytes + smem` as a 32-bit shared address.
 pub fn shared_thread_addr(
     b: &mut KernelBuilder,
