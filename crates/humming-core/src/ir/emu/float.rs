@@ -445,7 +445,7 @@ mod tests {
                 .wrapping_mul(6_364_136_223_846_793_005)
                 .wrapping_add(1_442_695_040_888_963_407);
             // Keep exponents in and around the f32 range.
-            let e = 1023 - 160 + (x >> 55) as u64 % 320;
+            let e = 1023 - 160 + (x >> 55) % 320;
             let d = f64::from_bits((x & 0x800f_ffff_ffff_ffff) | (e << 52));
             let rn = round(d, 0, Fmt::F32, FRnd::Rn, false) as u32;
             assert_eq!(rn, (d as f32).to_bits(), "{d:e}");

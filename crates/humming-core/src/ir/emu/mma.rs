@@ -44,52 +44,103 @@ fn decode(t: MmaType, v: u32, h: &[f32]) -> f64 {
     }
 }
 
-/// Executes `op` for the warp whose registers are `regs` (slot-major, 32 lanes per slot).
-pub(crate) fn exec(op: &MmaOp, regs: &mut [u64]) {
-    let h = f16_table();
-    let (m, n, k) = (op.m as usize, op.n as usize, op.k as usize);
-    let mut a = [0f64; 16 * 64];
-    let mut bt = [0f64; 8 * 64]; // B transposed: bt[n][k]
-    let mut c = [0f64; 16 * 8];
+/// Reusable buffers of one warp's mma (no per-call zeroing: every used entry is written).
+#[derive(Debug)]
+pub(crate) struct Scratch {
+    a: Box<[f64; 16 * 64]>,
+    b: Box<[f64; 64 * 8]>,
+    d: Box<[f64; 16 * 8]>,
+    tmp_a: Box<[f64; 16 * 64]>,
+    tmp_b: Box<[f64; 64 * 8]>,
+}
 
-    let bits = ab_bits(op.a_ty);
+impl Default for Scratch {
+    fn default() -> Self {
+        Scratch {
+            a: Box::new([0.0; 16 * 64]),
+            b: Box::new([0.0; 64 * 8]),
+            d: Box::new([0.0; 16 * 8]),
+            tmp_a: Box::new([0.0; 16 * 64]),
+            tmp_b: Box::new([0.0; 64 * 8]),
+        }
+    }
+}
+
+/// Gathers the A and B fragments (decoded by `dec`) into `a` (m x k) and `b` (k x n).
+#[inline(always)]
+fn gather_ab(
+    op: &MmaOp,
+    regs: &[u64],
+    bits: u32,
+    a: &mut [f64],
+    b: &mut [f64],
+    dec: impl Fn(u32) -> f64,
+) {
+    let (m, n, k) = (op.m as usize, op.n as usize, op.k as usize);
     let per = (32 / bits) as usize;
-    let emask = if bits == 32 {
-        u32::MAX
-    } else {
-        (1u32 << bits) - 1
-    };
+    let emask = (1u32 << bits) - 1;
     for lane in 0..32 {
         let (g, t) = (lane >> 2, lane & 3);
         for (r, &slot) in op.a.iter().enumerate() {
             let word = regs[slot as usize + lane] as u32;
             let row = if m == 16 { g + 8 * (r & 1) } else { g };
-            let col0 = per * t + 4 * per * (r >> 1);
+            let base = row * k + per * t + 4 * per * (r >> 1);
             for e in 0..per {
-                a[row * k + col0 + e] = decode(op.a_ty, (word >> (e as u32 * bits)) & emask, h);
+                a[base + e] = dec((word >> (e as u32 * bits)) & emask);
             }
         }
         for (r, &slot) in op.b.iter().enumerate() {
             let word = regs[slot as usize + lane] as u32;
             let k0 = per * t + 4 * per * r;
             for e in 0..per {
-                bt[g * k + k0 + e] = decode(op.b_ty, (word >> (e as u32 * bits)) & emask, h);
+                b[(k0 + e) * n + g] = dec((word >> (e as u32 * bits)) & emask);
             }
         }
+    }
+}
+
+/// Executes `op` for the warp whose registers are `regs` (slot-major, 32 lanes per slot).
+pub(crate) fn exec(op: &MmaOp, regs: &mut [u64], scratch: &mut Scratch) {
+    let h = f16_table();
+    let (m, n, k) = (op.m as usize, op.n as usize, op.k as usize);
+    let Scratch {
+        a,
+        b,
+        d,
+        tmp_a,
+        tmp_b,
+    } = scratch;
+    let (a, b, d) = (&mut a[..], &mut b[..], &mut d[..]);
+
+    let bits = ab_bits(op.a_ty);
+    match op.a_ty {
+        // A and B have the same type here; the mixed-type cases decode per element.
+        MmaType::F16 => gather_ab(op, regs, bits, a, b, |v| h[v as usize] as f64),
+        MmaType::Bf16 => gather_ab(op, regs, bits, a, b, |v| f32::from_bits(v << 16) as f64),
+        _ if op.a_ty == op.b_ty => gather_ab(op, regs, bits, a, b, |v| decode(op.a_ty, v, h)),
+        _ => {
+            // Mixed signedness / FP8 kinds: gather each operand with its own type.
+            gather_ab(op, regs, bits, a, &mut tmp_b[..], |v| decode(op.a_ty, v, h));
+            gather_ab(op, regs, bits, &mut tmp_a[..], b, |v| decode(op.b_ty, v, h));
+        }
+    }
+    // C, straight into the accumulators.
+    for lane in 0..32 {
+        let (g, t) = (lane >> 2, lane & 3);
         match op.c_ty {
             MmaType::F16 => {
                 for (r, &slot) in op.c.iter().enumerate() {
                     let word = regs[slot as usize + lane] as u32;
                     let row = g + 8 * r;
-                    c[row * n + 2 * t] = h[(word & 0xffff) as usize] as f64;
-                    c[row * n + 2 * t + 1] = h[(word >> 16) as usize] as f64;
+                    d[row * n + 2 * t] = h[(word & 0xffff) as usize] as f64;
+                    d[row * n + 2 * t + 1] = h[(word >> 16) as usize] as f64;
                 }
             }
             ty => {
                 for (r, &slot) in op.c.iter().enumerate() {
                     let word = regs[slot as usize + lane] as u32;
                     let (row, col) = (g + 8 * (r >> 1), 2 * t + (r & 1));
-                    c[row * n + col] = if ty == MmaType::F32 {
+                    d[row * n + col] = if ty == MmaType::F32 {
                         f32::from_bits(word) as f64
                     } else {
                         word as i32 as f64
@@ -99,17 +150,19 @@ pub(crate) fn exec(op: &MmaOp, regs: &mut [u64]) {
         }
     }
 
-    let mut d = [0f64; 16 * 8];
+    // D = C + sum_k A[i][k] * B[k][j], k in order. Every shape has n = 8: the row's eight
+    // accumulators stay in registers and the compiler vectorizes over j.
+    debug_assert_eq!(n, 8);
     for i in 0..m {
-        let ar = &a[i * k..(i + 1) * k];
-        for j in 0..n {
-            let br = &bt[j * k..(j + 1) * k];
-            let mut acc = 0.0f64;
-            for kk in 0..k {
-                acc += ar[kk] * br[kk];
+        let mut acc = [0f64; 8];
+        acc.copy_from_slice(&d[i * 8..i * 8 + 8]);
+        for (kk, &av) in a[i * k..(i + 1) * k].iter().enumerate() {
+            let br: &[f64; 8] = b[kk * 8..kk * 8 + 8].try_into().expect("8 columns");
+            for j in 0..8 {
+                acc[j] += av * br[j];
             }
-            d[i * n + j] = acc + c[i * n + j];
         }
+        d[i * 8..i * 8 + 8].copy_from_slice(&acc);
     }
 
     let enc = |v: f64| -> u32 {

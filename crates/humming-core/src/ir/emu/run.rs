@@ -216,6 +216,7 @@ pub(crate) struct Runner<'p, 'k> {
     ctaid: (u32, u32, u32),
     steps: u64,
     step_limit: u64,
+    mma_scratch: mma::Scratch,
     pub(crate) stats: Stats,
 }
 
@@ -781,6 +782,7 @@ impl<'p, 'k> Runner<'p, 'k> {
             ctaid: (0, 0, 0),
             steps: 0,
             step_limit: step_limit.unwrap_or(u64::MAX),
+            mma_scratch: mma::Scratch::default(),
             stats: Stats::default(),
         }
     }
@@ -985,6 +987,7 @@ impl<'p, 'k> Runner<'p, 'k> {
         let regs = &mut self.regs[w * stride..(w + 1) * stride];
         let shared = &mut self.shared[..];
         let cp = &mut self.cp;
+        let scratch = &mut self.mma_scratch;
         let ctaid = self.ctaid;
         let (gx, gy, gz) = self.dims.grid;
         let block = self.dims.block;
@@ -1433,7 +1436,7 @@ impl<'p, 'k> Runner<'p, 'k> {
                                 }
                             );
                         }
-                        mma::exec(&prog.mma[i as usize], regs);
+                        mma::exec(&prog.mma[i as usize], regs, scratch);
                         mma_ops += 1;
                     }
                 }
