@@ -221,7 +221,7 @@ fn logic_not_popc_neg_abs() {
         let and = bin(BinOp::And, ty, ty, &a, &bv);
         let or = bin(BinOp::Or, ty, ty, &a, &bv);
         let xor = bin(BinOp::Xor, ty, ty, &a, &bv);
-        let not = lanes_op(&[ty], &[a.clone()], ty, |b, r| {
+        let not = lanes_op(&[ty], std::slice::from_ref(&a), ty, |b, r| {
             emit_to(b, ty, |d| Inst::Un {
                 op: UnOp::Not,
                 ty,
@@ -236,7 +236,7 @@ fn logic_not_popc_neg_abs() {
             assert_eq!(not[i], !a[i] & m(bits));
         }
         if bits >= 32 {
-            let popc = lanes_op(&[ty], &[a.clone()], Ty::U32, |b, r| {
+            let popc = lanes_op(&[ty], std::slice::from_ref(&a), Ty::U32, |b, r| {
                 emit_to(b, Ty::U32, |d| Inst::Un {
                     op: UnOp::Popc,
                     ty,
@@ -252,7 +252,7 @@ fn logic_not_popc_neg_abs() {
     for ty in [Ty::S16, Ty::S32, Ty::S64] {
         let bits = ty.bits();
         let a = edge_vals(&mut rng, bits);
-        let neg = lanes_op(&[ty], &[a.clone()], ty, |b, r| {
+        let neg = lanes_op(&[ty], std::slice::from_ref(&a), ty, |b, r| {
             emit_to(b, ty, |d| Inst::Un {
                 op: UnOp::Neg,
                 ty,
@@ -260,7 +260,7 @@ fn logic_not_popc_neg_abs() {
                 a: r[0].into(),
             })
         });
-        let abs = lanes_op(&[ty], &[a.clone()], ty, |b, r| {
+        let abs = lanes_op(&[ty], std::slice::from_ref(&a), ty, |b, r| {
             emit_to(b, ty, |d| Inst::Un {
                 op: UnOp::Abs,
                 ty,
@@ -271,7 +271,7 @@ fn logic_not_popc_neg_abs() {
         for i in 0..32 {
             let v = sx(a[i], bits);
             assert_eq!(neg[i], (-v) as u128 as u64 & m(bits), "neg.{ty} {v}");
-            assert_eq!(abs[i], v.abs() as u128 as u64 & m(bits), "abs.{ty} {v}");
+            assert_eq!(abs[i], v.unsigned_abs() as u64 & m(bits), "abs.{ty} {v}");
         }
     }
 }
@@ -962,7 +962,7 @@ fn half2_arithmetic_is_correctly_rounded_per_lane() {
         Ty::B32,
         |b, r| b.bin(BinOp::Min, Ty::F16x2, r[0], r[1]),
     );
-    let neg = lanes_op(&[Ty::F16x2], &[a.clone()], Ty::B32, |b, r| {
+    let neg = lanes_op(&[Ty::F16x2], std::slice::from_ref(&a), Ty::B32, |b, r| {
         emit_to(b, Ty::F16x2, |d| Inst::Un {
             op: UnOp::Neg,
             ty: Ty::F16x2,

@@ -778,3 +778,25 @@ fn mma_and_ldmatrix_need_the_whole_warp() {
         "{err}"
     );
 }
+
+#[test]
+fn tile_gemm_from_ldmatrix_and_mma() {
+    use emu_util::gemm;
+    let kernel = gemm::tile_gemm_kernel();
+    let (a, bt) = gemm::inputs();
+    let mut emu = Emulator::new();
+    let pa = emu.upload_new(&a).unwrap();
+    let pb = emu.upload_new(&bt).unwrap();
+    let pc = emu.alloc(gemm::M * gemm::N * 4).unwrap();
+    let k_total = 256;
+    let args = [
+        KernelArg::Ptr(pa),
+        KernelArg::Ptr(pb),
+        KernelArg::Ptr(pc),
+        KernelArg::U32(k_total),
+    ];
+    launch(&mut emu, &kernel, 1, &args).unwrap();
+    let c: Vec<f32> = emu.download_vec(pc, gemm::M * gemm::N).unwrap();
+    assert_eq!(c, gemm::reference(&a, &bt, k_total as usize));
+    assert_eq!(emu.last_stats().mma, 4 * 4 * (k_total as u64 / 16));
+}

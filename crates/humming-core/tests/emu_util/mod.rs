@@ -161,3 +161,5 @@ impl Rng {
         (0..n).map(|_| self.next() & mask).collect()
     }
 }
+
+pub mod gemm;
