@@ -685,6 +685,17 @@ fn cvt_float_to_int_rounds_and_saturates() {
     // f16 source.
     let d = cvt(Ty::S32, Ty::F16, Some(Rnd::Rni), false, &[0x4170, 0xfc00]); // 2.71875, -inf
     assert_eq!(&d[..2], &[3, i32::MIN as u32 as u64]);
+    // .sat on a float destination clamps to [0, 1], NaN to +0.
+    let d = cvt(
+        Ty::F32,
+        Ty::F32,
+        None,
+        true,
+        &f32s(&[2.0, -1.0, f32::NAN, 0.5, -0.0]),
+    );
+    assert_eq!(&d[..5], &f32s(&[1.0, 0.0, 0.0, 0.5, 0.0]));
+    let d = cvt(Ty::F16, Ty::F32, Some(Rnd::Rn), true, &f32s(&[3.0, 0.25]));
+    assert_eq!(&d[..2], &[0x3c00, 0x3400]);
     // Same-type integer rounding stays a float.
     let d = cvt(
         Ty::F32,

@@ -49,10 +49,22 @@
 //! (`fma.f64` with directed rounding is [`EmuError::Unsupported`]). f16/bf16 (and x2) add, sub,
 //! mul, fma are computed exactly in `f64` and rounded once (correctly rounded). NaN results are
 //! canonical (f32 `0x7fffffff`, f16/bf16 `0x7fff`, f64 `0x7fff_ffff_ffff_ffff`; PTX specifies
-//! only the first two). `neg`/`abs` on floats flip/clear the sign bit. `mma` accumulates in
-//! `f64` and rounds once (see the `mma` module docs: GPU f32 results may differ by a few ulps).
-//! `atom.add.f32` on global memory flushes subnormal inputs and results to zero, as the GPU
-//! does; on shared memory it does not.
+//! only the first two). `neg`/`abs` on floats flip/clear the sign bit. `atom.add.f32` on
+//! global memory flushes subnormal inputs and results to zero, as the GPU does; on shared
+//! memory it does not.
+//!
+//! # Warp collectives
+//! `shfl.sync` follows the ISA pseudocode (clamp in `c[4:0]`, segment mask in `c[12:8]`); the
+//! executing lanes must equal the membermask's non-exited lanes and no lane may read from a
+//! lane that does not execute ([`EmuError::Shfl`]). `ldmatrix` and `mma.sync` are `.aligned`:
+//! all 32 lanes must execute them ([`EmuError::NotConverged`]). `mma` gathers A, B and C from
+//! the fragment registers per the ISA layouts, computes `D = C + sum_k A[i][k] * B[k][j]` in
+//! `f64` and rounds once to the accumulator type. Every product of the input types is exact in
+//! `f64`, so integer results are exact (wrapped to 32 bits, like the GPU's wrapping `s32`
+//! accumulation) and float sums are exact unless they span more than 53 bits. **The tensor
+//! cores accumulate floats in their own order and internal precision, so GPU f32 results can
+//! differ from the emulator's by a few f32 ulps** (more under heavy cancellation); compare
+//! float mma results with a tolerance.
 
 mod error;
 mod float;
