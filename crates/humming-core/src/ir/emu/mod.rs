@@ -98,17 +98,26 @@ pub struct Stats {
     pub barriers: u64,
 }
 
-#[derive(Debug)]
 struct Alloc {
     base: u64,
     data: Vec<u8>,
 }
 
 /// The emulator's global memory: live allocations sorted by address.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub(crate) struct GlobalMem {
     allocs: Vec<Alloc>,
     next: u64,
+}
+
+impl std::fmt::Debug for GlobalMem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let bytes: usize = self.allocs.iter().map(|a| a.data.len()).sum();
+        f.debug_struct("GlobalMem")
+            .field("allocations", &self.allocs.len())
+            .field("bytes", &bytes)
+            .finish()
+    }
 }
 
 impl GlobalMem {
