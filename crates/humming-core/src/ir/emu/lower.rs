@@ -1150,12 +1150,12 @@ impl<'k> Lowerer<'k> {
                 let src_size = match src_size {
                     Some(o) => {
                         let s = self.src(o, Ctx::Int(32))?;
-                        if let Src::I(v) = s
-                            && v > *bytes as u64
-                        {
-                            return invalid(format!(
-                                "cp.async src-size {v} exceeds cp-size {bytes}"
-                            ));
+                        if let Src::I(v) = s {
+                            if v > *bytes as u64 {
+                                return invalid(format!(
+                                    "cp.async src-size {v} exceeds cp-size {bytes}"
+                                ));
+                            }
                         }
                         Some(s)
                     }
@@ -1228,9 +1228,7 @@ impl<'k> Lowerer<'k> {
                 if *id > 15 {
                     return invalid(format!("barrier id {id} (0..15)"));
                 }
-                if let Some(t) = threads
-                    && (*t == 0 || t % 32 != 0)
-                {
+                if let Some(t) = threads.filter(|t| *t == 0 || t % 32 != 0) {
                     return invalid(format!(
                         "bar.sync thread count {t} must be a non-zero multiple of 32"
                     ));
