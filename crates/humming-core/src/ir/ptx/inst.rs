@@ -655,9 +655,14 @@ impl<'a> InstPrinter<'a> {
             BinOp::Shl => (bit_ty(ty), ty, Ty::U32),
             BinOp::Shr => (ty, ty, Ty::U32),
         };
+        // Float add/sub/mul carry `.rn` so ptxas never contracts them into an fma: the emulator
+        // rounds each one, and so must the GPU.
         let opname = match op {
             BinOp::Mul if !float => "mul.lo",
             BinOp::Div if float => "div.rn",
+            BinOp::Add if float => "add.rn",
+            BinOp::Sub if float => "sub.rn",
+            BinOp::Mul if float => "mul.rn",
             _ => binop_str(op),
         };
         let name = format!("{opname}.{spelled}");
