@@ -4,6 +4,7 @@
 pub mod arch;
 pub mod format;
 pub mod ir;
+pub mod pack;
 pub mod scheme;
 
 pub use arch::Arch;

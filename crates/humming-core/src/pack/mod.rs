@@ -1,0 +1,3 @@
+//! Weight packing: standard bit-packed storage and the kernels' fragment-ordered layouts.
+
+pub mod fragment;
