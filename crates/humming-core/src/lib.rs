@@ -6,7 +6,9 @@ pub mod format;
 pub mod ir;
 pub mod pack;
 pub mod scheme;
+pub mod spec;
 
 pub use arch::Arch;
 pub use format::{ActFormat, FloatFormat, FormatError, OutFormat, Scalar, ScaleFormat, WeightFormat};
 pub use scheme::{ScaleGroup, ZeroPoint};
+pub use spec::{Spec, SpecError, SpecErrors, SpecField, SpecParts};
