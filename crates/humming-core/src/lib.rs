@@ -4,6 +4,7 @@
 pub mod arch;
 pub mod format;
 pub mod ir;
+pub mod kernel;
 pub mod pack;
 pub mod scheme;
 pub mod spec;
