@@ -1,0 +1,151 @@
+//! [`quantize`]: `f32` weights to [`QuantizedWeights`] (methods and policies: module docs of
+//! [`crate::quant`]).
+
+use super::grid::{Grid, round_up_code, round_up_f32};
+use super::{QuantConfig, QuantError, QuantizedWeights, check_finite, check_shape};
+use crate::{Scalar, WeightFormat, ZeroPoint};
+
+/// Quantizes the row-major `[n, k]` matrix `w` as `cfg` says.
+///
+/// Errors: an invalid config ([`QuantConfig::validate`]), `w.len() != n * k`, `n` or `k` zero,
+/// a NaN or infinite weight.
+pub fn quantize(
+    w: &[f32],
+    n: usize,
+    k: usize,
+    cfg: &QuantConfig,
+) -> Result<QuantizedWeights, QuantError> {
+    cfg.validate()?;
+    check_shape("weights", w.len(), n, k)?;
+    check_finite(w)?;
+
+    let groups = cfg.group.groups_along_k(k);
+    let glen = cfg.group.len(k);
+    let block = |i: usize| {
+        let (row, g) = (i / groups, i % groups);
+        &w[row * k + g * glen..row * k + ((g + 1) * glen).min(k)]
+    };
+    let method = Method::new(cfg.weight, cfg.zero_point);
+
+    // Ideal (unrounded) block scales before the global scale; 0 for all-zero blocks.
+    let ideal: Vec<f64> = (0..n * groups)
+        .map(|i| method.ideal_scale(block(i)))
+        .collect();
+    let global = cfg
+        .global_scale
+        .then(|| global_scale(&ideal, cfg.scale.scalar()));
+    let global64 = global.map_or(1.0, f64::from);
+
+    let sfmt = cfg.scale.scalar();
+    let mut codes = Vec::with_capacity(n * k);
+    let mut scales = Vec::with_capacity(n * groups);
+    let mut zero_points = Vec::new();
+    for (i, &ideal) in ideal.iter().enumerate() {
+        let scale = if ideal > 0.0 {
+            round_up_code(sfmt, ideal / global64)
+        } else {
+            sfmt.encode(1.0)
+        };
+        scales.push(scale);
+        // The codes follow from the stored scale and the stored global scale.
+        let eff = f64::from(sfmt.decode(scale)) * global64;
+        let zero = method.zero_point(block(i), eff);
+        if let Method::Asymmetric { .. } = method {
+            zero_points.push(zero as u8);
+        }
+        codes.extend(block(i).iter().map(|&x| method.code(x, eff, zero)));
+    }
+
+    let q = QuantizedWeights {
+        n,
+        k,
+        format: cfg.weight,
+        scale_format: cfg.scale,
+        group: cfg.group,
+        codes,
+        scales,
+        zero_points: (cfg.zero_point == ZeroPoint::Dynamic).then_some(zero_points),
+        global_scale: global,
+    };
+    debug_assert_eq!(q.validate(), Ok(()));
+    Ok(q)
+}
+
+/// The global scale: the largest ideal block scale over the largest value of the scale format,
+/// rounded up to an `f32` (so that no block scale saturates); 1 for an all-zero matrix.
+fn global_scale(ideal: &[f64], scale: Scalar) -> f32 {
+    let max = ideal.iter().copied().fold(0.0, f64::max);
+    if max > 0.0 {
+        round_up_f32(max / f64::from(scale.max_finite()))
+    } else {
+        1.0
+    }
+}
+
+/// How one group's codes follow from its values and its stored scale.
+enum Method {
+    /// `code = nearest(w / scale)` on the format's values (minus the implicit zero point),
+    /// ideal scale `absmax / qmax`.
+    Symmetric { grid: Grid, qmax: f64 },
+    /// `code = nearest(w / scale + zero)` on `0..=levels`, ideal scale `(hi - lo) / levels`.
+    Asymmetric { grid: Grid, levels: f64 },
+}
+
+impl Method {
+    fn new(format: WeightFormat, zero_point: ZeroPoint) -> Method {
+        let scalar = format.scalar();
+        match (format, zero_point) {
+            (WeightFormat::UInt(b), ZeroPoint::Dynamic) => Method::Asymmetric {
+                grid: Grid::new(scalar, 0.0),
+                levels: f64::from((1u32 << b) - 1),
+            },
+            _ => {
+                let offset = format.implicit_zero_point().map_or(0.0, f64::from);
+                let grid = Grid::new(scalar, offset);
+                let qmax = grid.symmetric_max();
+                Method::Symmetric { grid, qmax }
+            }
+        }
+    }
+
+    fn ideal_scale(&self, block: &[f32]) -> f64 {
+        match self {
+            Method::Symmetric { qmax, .. } => {
+                let absmax = block.iter().fold(0.0f64, |m, &x| m.max(f64::from(x).abs()));
+                absmax / qmax
+            }
+            Method::Asymmetric { levels, .. } => {
+                let (lo, hi) = range_with_zero(block);
+                (hi - lo) / levels
+            }
+        }
+    }
+
+    /// The integer zero point of a group from its stored scale: `round(-lo / scale)` clamped
+    /// to `[0, levels]`; 0 for symmetric methods and all-zero groups.
+    fn zero_point(&self, block: &[f32], eff: f64) -> f64 {
+        match self {
+            Method::Symmetric { .. } => 0.0,
+            Method::Asymmetric { levels, .. } => {
+                let (lo, _) = range_with_zero(block);
+                (-lo / eff).round_ties_even().clamp(0.0, *levels)
+            }
+        }
+    }
+
+    fn code(&self, x: f32, eff: f64, zero: f64) -> u8 {
+        let q = f64::from(x) / eff;
+        let code = match self {
+            Method::Symmetric { grid, .. } => grid.nearest(q),
+            Method::Asymmetric { grid, .. } => grid.nearest(q + zero),
+        };
+        code as u8
+    }
+}
+
+/// `[min(min x, 0), max(max x, 0)]`: the group's range widened to contain 0.
+fn range_with_zero(block: &[f32]) -> (f64, f64) {
+    block.iter().fold((0.0f64, 0.0f64), |(lo, hi), &x| {
+        (lo.min(f64::from(x)), hi.max(f64::from(x)))
+    })
+}
