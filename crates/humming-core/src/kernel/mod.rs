@@ -4,8 +4,10 @@
 //! scheduler ([`a16`]). A [`KernelPlan`] (a value) fixes tile shapes and pipeline depth.
 
 pub mod a16;
+pub mod check;
 pub mod dequant;
 mod emit;
+pub mod launch;
 pub mod loader;
 pub mod mma;
 pub mod plan;

@@ -6,6 +6,7 @@
 //! from the logical codes, not from this stream.
 
 pub mod bits;
+pub mod a16;
 pub mod fragment;
 
 pub use bits::{pack, pack_rows, packed_len, row_stride, unpack, unpack_rows};
