@@ -211,7 +211,8 @@ fn check(cfg: &QuantConfig, w: &[f32], n: usize, k: usize) -> Result<usize, Test
                 let d = deq[i];
                 let units = x / eff;
                 // No avoidable saturation: every element is within the range the scale covers.
-                if !dynamic && !(uint1_implicit && x > 0.0) {
+                let uint1_positive = uint1_implicit && x > 0.0;
+                if !dynamic && !uint1_positive {
                     prop_assert!(units.abs() <= qmax(cfg.weight) * (1.0 + SLACK));
                 }
                 let step = if dynamic {
@@ -219,7 +220,7 @@ fn check(cfg: &QuantConfig, w: &[f32], n: usize, k: usize) -> Result<usize, Test
                 } else {
                     f64::from(wf.step_at(units as f32))
                 };
-                let factor = if uint1_implicit && x > 0.0 {
+                let factor = if uint1_positive {
                     uint1_saturated += 1;
                     1.0 // UINT1_IMPLICIT: forced saturation to 0, at most one step.
                 } else {

@@ -12,9 +12,9 @@
 //! assert_eq!(k.params.len(), 1);
 //! ```
 
-use super::inst::{BinOp, Inst};
+use super::inst::{BinOp, CpAsyncCache, Inst, MmaShape, MmaType, ShflMode};
 use super::kernel::{Guard, Kernel, Param, ParamTy, SharedDecl, Stmt};
-use super::types::{Operand, Reg, RegClass, SharedId, SpecialReg, Ty};
+use super::types::{Addr, CacheOp, Cmp, Operand, Reg, RegClass, Rnd, SharedId, Space, SpecialReg, Ty};
 
 /// Builds a kernel: allocates registers, declares parameters and shared memory, and appends
 /// statements to the current block (nested blocks for loops and branches).
@@ -189,6 +189,286 @@ impl KernelBuilder {
         dst
     }
 
+    /// `mov.ty dst, a` into an existing register.
+    pub fn mov_to(&mut self, ty: Ty, dst: Reg, a: impl Into<Operand>) {
+        self.emit(Inst::Mov {
+            ty,
+            dst,
+            src: a.into(),
+        });
+    }
+
+    /// `op.ty dst, a, b` into an existing register (accumulators, loop-carried values).
+    pub fn bin_to(
+        &mut self,
+        op: BinOp,
+        ty: Ty,
+        dst: Reg,
+        a: impl Into<Operand>,
+        b: impl Into<Operand>,
+    ) {
+        self.emit(Inst::Bin {
+            op,
+            ty,
+            dst,
+            a: a.into(),
+            b: b.into(),
+        });
+    }
+
+    /// `sub.ty`.
+    pub fn sub(&mut self, ty: Ty, a: impl Into<Operand>, b: impl Into<Operand>) -> Reg {
+        self.bin(BinOp::Sub, ty, a, b)
+    }
+
+    /// `and.b`.
+    pub fn and(&mut self, ty: Ty, a: impl Into<Operand>, b: impl Into<Operand>) -> Reg {
+        self.bin(BinOp::And, ty, a, b)
+    }
+
+    /// `shl.b` by a `u32` amount.
+    pub fn shl(&mut self, ty: Ty, a: impl Into<Operand>, b: impl Into<Operand>) -> Reg {
+        self.bin(BinOp::Shl, ty, a, b)
+    }
+
+    /// `shr.ty` by a `u32` amount (arithmetic for signed `ty`).
+    pub fn shr(&mut self, ty: Ty, a: impl Into<Operand>, b: impl Into<Operand>) -> Reg {
+        self.bin(BinOp::Shr, ty, a, b)
+    }
+
+    /// `mad.lo.ty d, a, b, c` (integers).
+    pub fn mad(
+        &mut self,
+        ty: Ty,
+        a: impl Into<Operand>,
+        b: impl Into<Operand>,
+        c: impl Into<Operand>,
+    ) -> Reg {
+        let dst = self.reg_for(ty);
+        self.emit(Inst::Mad {
+            ty,
+            wide: false,
+            dst,
+            a: a.into(),
+            b: b.into(),
+            c: c.into(),
+        });
+        dst
+    }
+
+    /// `setp.cmp.ty p, a, b` into a fresh predicate.
+    pub fn setp(&mut self, cmp: Cmp, ty: Ty, a: impl Into<Operand>, b: impl Into<Operand>) -> Reg {
+        let dst = self.reg(RegClass::Pred);
+        self.emit(Inst::Setp {
+            cmp,
+            ty,
+            dst,
+            a: a.into(),
+            b: b.into(),
+        });
+        dst
+    }
+
+    /// `selp.ty d, a, b, p` (`d = p ? a : b`).
+    pub fn selp(&mut self, ty: Ty, a: impl Into<Operand>, b: impl Into<Operand>, pred: Reg) -> Reg {
+        let dst = self.reg_for(ty);
+        self.emit(Inst::Selp {
+            ty,
+            dst,
+            a: a.into(),
+            b: b.into(),
+            pred,
+        });
+        dst
+    }
+
+    /// `cvt{.rnd}.dst_ty.src_ty` into a fresh register.
+    pub fn cvt(
+        &mut self,
+        dst_ty: Ty,
+        src_ty: Ty,
+        rnd: Option<Rnd>,
+        src: impl Into<Operand>,
+    ) -> Reg {
+        let dst = self.reg_for(dst_ty);
+        self.emit(Inst::Cvt {
+            dst_ty,
+            src_ty,
+            rnd,
+            sat: false,
+            dst,
+            src: src.into(),
+        });
+        dst
+    }
+
+    /// `base + index * elem_bytes` as a 64-bit global address (`mul.wide.u32`, `add.u64`).
+    pub fn index_addr(&mut self, base: Reg, index: impl Into<Operand>, elem_bytes: u32) -> Reg {
+        let off = self.mul_wide_u32(index, elem_bytes);
+        self.add(Ty::U64, base, off)
+    }
+
+    /// The 32-bit shared-window address of a shared array (`mov.u32 %r, name`).
+    pub fn shared_addr(&mut self, id: SharedId) -> Reg {
+        self.mov(Ty::U32, Operand::SharedAddr(id))
+    }
+
+    /// `ld.space.ty d, [addr]` into a fresh register.
+    pub fn ld(&mut self, space: Space, ty: Ty, addr: impl Into<Addr>) -> Reg {
+        self.ld_vec(space, ty, 1, addr).remove(0)
+    }
+
+    /// `ld.space.vN.ty {d..}, [addr]` into `n` (1, 2, 4) fresh registers.
+    pub fn ld_vec(&mut self, space: Space, ty: Ty, n: usize, addr: impl Into<Addr>) -> Vec<Reg> {
+        let dst: Vec<Reg> = (0..n).map(|_| self.reg_for(ty)).collect();
+        self.emit(Inst::Ld {
+            space,
+            cache: CacheOp::Default,
+            ty,
+            dst: dst.clone(),
+            addr: addr.into(),
+        });
+        dst
+    }
+
+    /// `ld.space.ty d, [addr]` into an existing register.
+    pub fn ld_to(&mut self, space: Space, ty: Ty, dst: Reg, addr: impl Into<Addr>) {
+        self.emit(Inst::Ld {
+            space,
+            cache: CacheOp::Default,
+            ty,
+            dst: vec![dst],
+            addr: addr.into(),
+        });
+    }
+
+    /// `st.space.ty [addr], a`.
+    pub fn st(&mut self, space: Space, ty: Ty, addr: impl Into<Addr>, a: impl Into<Operand>) {
+        self.emit(Inst::St {
+            space,
+            cache: CacheOp::Default,
+            ty,
+            src: vec![a.into()],
+            addr: addr.into(),
+        });
+    }
+
+    /// `st.space.vN.ty [addr], {a..}`.
+    pub fn st_vec(&mut self, space: Space, ty: Ty, addr: impl Into<Addr>, src: &[Reg]) {
+        let src = src.iter().map(|&r| Operand::Reg(r)).collect();
+        self.emit(Inst::St {
+            space,
+            cache: CacheOp::Default,
+            ty,
+            src,
+            addr: addr.into(),
+        });
+    }
+
+    /// `bar.sync id` for the whole CTA.
+    pub fn bar_sync(&mut self, id: u32) {
+        self.emit(Inst::BarSync { id, threads: None });
+    }
+
+    /// `shfl.sync.mode.b32 d, a, b, c, mask` into a fresh register of `a`'s class (`.b32` for
+    /// immediates).
+    pub fn shfl(
+        &mut self,
+        mode: ShflMode,
+        a: impl Into<Operand>,
+        b: impl Into<Operand>,
+        c: impl Into<Operand>,
+        mask: u32,
+    ) -> Reg {
+        let a = a.into();
+        let class = match a {
+            Operand::Reg(r) => r.class,
+            _ => RegClass::B32,
+        };
+        let dst = self.reg(class);
+        self.emit(Inst::Shfl {
+            mode,
+            dst,
+            a,
+            b: b.into(),
+            c: c.into(),
+            mask,
+        });
+        dst
+    }
+
+    /// `cp.async.{ca|cg}.shared.global [dst], [src], bytes{, src_size}`.
+    pub fn cp_async(
+        &mut self,
+        cache: CpAsyncCache,
+        bytes: u32,
+        dst: impl Into<Addr>,
+        src: impl Into<Addr>,
+        src_size: Option<Operand>,
+    ) {
+        self.emit(Inst::CpAsync {
+            cache,
+            bytes,
+            dst: dst.into(),
+            src: src.into(),
+            src_size,
+        });
+    }
+
+    /// `cp.async.commit_group`.
+    pub fn cp_async_commit(&mut self) {
+        self.emit(Inst::CpAsyncCommit);
+    }
+
+    /// `cp.async.wait_group n`.
+    pub fn cp_async_wait(&mut self, n: u32) {
+        self.emit(Inst::CpAsyncWait { n });
+    }
+
+    /// `ldmatrix.sync.aligned.m8n8.xN{.trans}.shared.b16` into `n` (1, 2, 4) fresh `.b32` registers.
+    pub fn ldmatrix(&mut self, n: usize, trans: bool, addr: impl Into<Addr>) -> Vec<Reg> {
+        let dst: Vec<Reg> = (0..n).map(|_| self.reg(RegClass::B32)).collect();
+        self.emit(Inst::Ldmatrix {
+            trans,
+            dst: dst.clone(),
+            addr: addr.into(),
+        });
+        dst
+    }
+
+    /// `mma.sync.aligned.shape.row.col.{c_ty}.{a_ty}.{b_ty}.{c_ty}` with fresh D registers
+    /// (as many as C; `.f32` registers for f32 accumulators, `.b32` otherwise).
+    #[allow(clippy::too_many_arguments)]
+    pub fn mma(
+        &mut self,
+        shape: MmaShape,
+        a_ty: MmaType,
+        b_ty: MmaType,
+        c_ty: MmaType,
+        a: &[Reg],
+        b: &[Reg],
+        c: &[Reg],
+    ) -> Vec<Reg> {
+        let class = if c_ty == MmaType::F32 {
+            RegClass::F32
+        } else {
+            RegClass::B32
+        };
+        let d: Vec<Reg> = (0..c.len()).map(|_| self.reg(class)).collect();
+        self.emit(Inst::Mma {
+            shape,
+            d_ty: c_ty,
+            a_ty,
+            b_ty,
+            c_ty,
+            d: d.clone(),
+            a: a.to_vec(),
+            b: b.to_vec(),
+            c: c.to_vec(),
+        });
+        d
+    }
+
     /// The finished kernel.
     pub fn finish(mut self) -> Kernel {
         assert_eq!(self.blocks.len(), 1, "unclosed block");
@@ -212,5 +492,12 @@ fn widen(ty: Ty) -> Ty {
         Ty::U32 => Ty::U64,
         Ty::S32 => Ty::S64,
         other => other,
+    }
+}
+
+/// `[reg]`, so that builder methods take a bare address register.
+impl From<Reg> for Addr {
+    fn from(r: Reg) -> Self {
+        Addr::reg(r)
     }
 }

@@ -5,6 +5,8 @@ pub mod builder;
 pub mod exec;
 pub mod inst;
 pub mod kernel;
+pub mod ptx;
+pub mod samples;
 pub mod types;
 
 pub use inst::{AtomOp, BinOp, CpAsyncCache, Inst, MmaShape, MmaType, ShflMode, UnOp};

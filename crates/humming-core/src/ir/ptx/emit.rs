@@ -1,0 +1,356 @@
+//! The module around the instructions: header, declarations, and the lowering of structured
+//! control flow to labels and `bra.uni`.
+
+use std::collections::HashSet;
+use std::fmt::Write as _;
+
+use crate::arch::Arch;
+use crate::ir::kernel::{Guard, Kernel, ParamTy, Stmt};
+use crate::ir::types::{Operand, Reg, RegClass, Ty};
+
+use super::PtxError;
+use super::inst::InstPrinter;
+use super::operand::{Ops, class_prefix, reg_name};
+use super::version::{PtxVersion, arch_has, requirement, target_version};
+
+fn kernel_err(reason: impl Into<String>) -> PtxError {
+    PtxError::Kernel {
+        reason: reason.into(),
+    }
+}
+
+/// Every instruction of `body`, in order, with nested blocks.
+fn for_each_inst<'k>(
+    body: &'k [Stmt],
+    f: &mut impl FnMut(&'k crate::ir::inst::Inst) -> Result<(), PtxError>,
+) -> Result<(), PtxError> {
+    for s in body {
+        match s {
+            Stmt::Inst { inst, .. } => f(inst)?,
+            Stmt::Loop { body, .. } => for_each_inst(body, f)?,
+            Stmt::If { then, els, .. } => {
+                for_each_inst(then, f)?;
+                for_each_inst(els, f)?;
+            }
+            Stmt::Return => {}
+        }
+    }
+    Ok(())
+}
+
+pub(super) fn required_version(kernel: &Kernel, arch: Arch) -> Result<PtxVersion, PtxError> {
+    let mut v = target_version(arch);
+    for_each_inst(&kernel.body, &mut |inst| {
+        if let Some(need) = requirement(inst, arch) {
+            if !arch_has(arch, need.arch) {
+                return Err(PtxError::Unsupported {
+                    inst: need.feature,
+                    needs: need.arch,
+                    target: arch,
+                });
+            }
+            v = v.max(need.ptx);
+        }
+        Ok(())
+    })?;
+    Ok(v)
+}
+
+/// A PTX identifier this printer accepts for kernels, parameters and shared arrays: ASCII
+/// letters, digits and `_`, not starting with a digit, not `_` alone (labels start with `$`
+/// and registers with `%`, so neither can collide with these).
+fn check_ident(what: &str, name: &str) -> Result<(), PtxError> {
+    let mut chars = name.chars();
+    let ok = match chars.next() {
+        Some(c) if c.is_ascii_alphabetic() => true,
+        Some('_') => name.len() > 1,
+        _ => false,
+    } && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if ok {
+        Ok(())
+    } else {
+        Err(kernel_err(format!(
+            "{what} name {name:?} is not a plain PTX identifier"
+        )))
+    }
+}
+
+/// The name of the dynamic shared array.
+const DYNAMIC_SHARED: &str = "dyn_smem";
+
+fn shared_names(kernel: &Kernel) -> Result<Vec<String>, PtxError> {
+    check_ident("kernel", &kernel.name)?;
+    let mut seen = HashSet::new();
+    seen.insert(kernel.name.clone());
+    let mut claim = |what: &str, name: &str| {
+        check_ident(what, name)?;
+        if seen.insert(name.to_string()) {
+            Ok(())
+        } else {
+            Err(kernel_err(format!("name {name:?} is used twice")))
+        }
+    };
+    for p in &kernel.params {
+        claim("parameter", &p.name)?;
+    }
+    let mut names = Vec::new();
+    for s in &kernel.shared {
+        claim("shared array", &s.name)?;
+        if !s.align.is_power_of_two() {
+            return Err(kernel_err(format!(
+                "shared array {} alignment {} is not a power of two",
+                s.name, s.align
+            )));
+        }
+        if s.bytes == 0 {
+            return Err(kernel_err(format!("shared array {} has no bytes", s.name)));
+        }
+        names.push(s.name.clone());
+    }
+    if let Some(align) = kernel.dynamic_shared {
+        claim("shared array", DYNAMIC_SHARED)?;
+        if !align.is_power_of_two() {
+            return Err(kernel_err(format!(
+                "dynamic shared alignment {align} is not a power of two"
+            )));
+        }
+        names.push(DYNAMIC_SHARED.to_string());
+    }
+    Ok(names)
+}
+
+fn param_ty(t: ParamTy) -> &'static str {
+    match t {
+        ParamTy::U32 => ".u32",
+        ParamTy::S32 => ".s32",
+        ParamTy::F32 => ".f32",
+        ParamTy::U64 | ParamTy::Ptr => ".u64",
+    }
+}
+
+pub(super) fn module(kernel: &Kernel, arch: Arch) -> Result<String, PtxError> {
+    let version = required_version(kernel, arch)?;
+    let names = shared_names(kernel)?;
+    if !(1..=1024).contains(&kernel.block_threads) {
+        return Err(kernel_err(format!(
+            "block of {} threads (1..=1024)",
+            kernel.block_threads
+        )));
+    }
+
+    let mut e = Emitter {
+        insts: InstPrinter {
+            kernel,
+            shared_names: &names,
+        },
+        out: String::new(),
+        labels: 0,
+        scratch: Reg {
+            id: kernel.regs.len() as u32,
+            class: RegClass::Pred,
+        },
+        uses_scratch: false,
+    };
+    e.block(&kernel.body, 0)?;
+    e.line(0, "ret;");
+
+    let mut m = String::new();
+    let _ = writeln!(
+        m,
+        "//\n// Generated by humming-core ir::ptx: kernel {}\n//",
+        kernel.name
+    );
+    let _ = writeln!(
+        m,
+        ".version {version}\n.target {}\n.address_size 64\n",
+        arch.name()
+    );
+    for s in &kernel.shared {
+        let _ = writeln!(m, ".shared .align {} .b8 {}[{}];", s.align, s.name, s.bytes);
+    }
+    if let Some(align) = kernel.dynamic_shared {
+        let _ = writeln!(m, ".extern .shared .align {align} .b8 {DYNAMIC_SHARED}[];");
+    }
+    if !kernel.shared.is_empty() || kernel.dynamic_shared.is_some() {
+        m.push('\n');
+    }
+    let params: Vec<String> = kernel
+        .params
+        .iter()
+        .map(|p| format!("    .param {} {}", param_ty(p.ty), p.name))
+        .collect();
+    let _ = writeln!(
+        m,
+        ".visible .entry {}(\n{}\n)",
+        kernel.name,
+        params.join(",\n")
+    );
+    let _ = writeln!(m, ".reqntid {}, 1, 1\n{{", kernel.block_threads);
+    for class in [
+        RegClass::Pred,
+        RegClass::B16,
+        RegClass::B32,
+        RegClass::B64,
+        RegClass::F32,
+        RegClass::F64,
+    ] {
+        let top = kernel
+            .regs
+            .iter()
+            .enumerate()
+            .filter(|&(_, &c)| c == class)
+            .map(|(i, _)| i + 1)
+            .max();
+        let top = if class == RegClass::Pred && e.uses_scratch {
+            Some(e.scratch.id as usize + 1)
+        } else {
+            top
+        };
+        if let Some(n) = top {
+            let ty = match class {
+                RegClass::Pred => "pred",
+                RegClass::B16 => "b16",
+                RegClass::B32 => "b32",
+                RegClass::B64 => "b64",
+                RegClass::F32 => "f32",
+                RegClass::F64 => "f64",
+            };
+            let _ = writeln!(m, "    .reg .{ty} {}<{n}>;", class_prefix(class));
+        }
+    }
+    m.push('\n');
+    m += &e.out;
+    m += "}\n";
+    Ok(m)
+}
+
+struct Emitter<'a> {
+    insts: InstPrinter<'a>,
+    out: String,
+    labels: u32,
+    /// The predicate loops test their bound into (one past the kernel's registers).
+    scratch: Reg,
+    uses_scratch: bool,
+}
+
+impl Emitter<'_> {
+    fn line(&mut self, depth: usize, text: &str) {
+        let _ = writeln!(self.out, "{:width$}{text}", "", width = 4 + 2 * depth);
+    }
+
+    fn label(&mut self, name: &str) {
+        let _ = writeln!(self.out, "{name}:");
+    }
+
+    fn ops<'b>(&'b self, inst: &'b str) -> Ops<'b> {
+        Ops {
+            kernel: self.insts.kernel,
+            shared_names: self.insts.shared_names,
+            inst,
+        }
+    }
+
+    fn guard(&self, g: &Guard) -> Result<String, PtxError> {
+        let p = self.ops("guard").reg(g.pred, Ty::Pred)?;
+        Ok(format!("@{}{p} ", if g.negate { "!" } else { "" }))
+    }
+
+    fn fresh_label(&mut self) -> u32 {
+        self.labels += 1;
+        self.labels
+    }
+
+    fn block(&mut self, body: &[Stmt], depth: usize) -> Result<(), PtxError> {
+        for s in body {
+            match s {
+                Stmt::Inst { guard, inst } => {
+                    let g = match guard {
+                        Some(g) => self.guard(g)?,
+                        None => String::new(),
+                    };
+                    let text = self.insts.print(inst)?;
+                    self.line(depth, &format!("{g}{text}"));
+                }
+                Stmt::Loop {
+                    counter,
+                    start,
+                    end,
+                    step,
+                    signed,
+                    body,
+                } => {
+                    self.lower_loop(*counter, *start, *end, *step, *signed, body, depth)?;
+                }
+                Stmt::If {
+                    cond,
+                    negate,
+                    then,
+                    els,
+                } => {
+                    let n = self.fresh_label();
+                    let p = self.ops("if").reg(*cond, Ty::Pred)?;
+                    // Branch past `then` when the condition does not hold.
+                    let skip = if *negate { "" } else { "!" };
+                    let else_label = format!("$L{n}_else");
+                    let end_label = format!("$L{n}_end");
+                    self.line(depth, &format!("@{skip}{p} bra.uni {else_label};"));
+                    self.block(then, depth + 1)?;
+                    if els.is_empty() {
+                        self.label(&else_label);
+                    } else {
+                        self.line(depth, &format!("bra.uni {end_label};"));
+                        self.label(&else_label);
+                        self.block(els, depth + 1)?;
+                        self.label(&end_label);
+                    }
+                }
+                Stmt::Return => self.line(depth, "ret;"),
+            }
+        }
+        Ok(())
+    }
+
+    /// `mov c, start; if !(c < end) skip; do { body; c += step } while (c < end)`.
+    #[allow(clippy::too_many_arguments)]
+    fn lower_loop(
+        &mut self,
+        counter: Reg,
+        start: Operand,
+        end: Operand,
+        step: i64,
+        signed: bool,
+        body: &[Stmt],
+        depth: usize,
+    ) -> Result<(), PtxError> {
+        let ty = if signed { Ty::S32 } else { Ty::U32 };
+        let (c, s, e, sc) = {
+            let o = self.ops("loop");
+            if counter.class != RegClass::B32 {
+                return Err(o.invalid(format!("loop counter {counter:?} is not a .b32 register")));
+            }
+            if i32::try_from(step).is_err() && u32::try_from(step).is_err() {
+                return Err(o.invalid(format!("loop step {step} does not fit 32 bits")));
+            }
+            (
+                o.reg(counter, ty)?,
+                o.op(start, ty)?,
+                o.op(end, ty)?,
+                reg_name(self.scratch),
+            )
+        };
+        self.uses_scratch = true;
+        let n = self.fresh_label();
+        let (top, exit) = (format!("$L{n}_loop"), format!("$L{n}_end"));
+        let lt = if signed { "setp.lt.s32" } else { "setp.lt.u32" };
+        self.line(depth, &format!("mov.{ty} {c}, {s};"));
+        self.line(depth, &format!("{lt} {sc}, {c}, {e};"));
+        self.line(depth, &format!("@!{sc} bra.uni {exit};"));
+        self.label(&top);
+        self.block(body, depth + 1)?;
+        self.line(depth + 1, &format!("add.{ty} {c}, {c}, {step};"));
+        self.line(depth + 1, &format!("{lt} {sc}, {c}, {e};"));
+        self.line(depth + 1, &format!("@{sc} bra.uni {top};"));
+        self.label(&exit);
+        Ok(())
+    }
+}

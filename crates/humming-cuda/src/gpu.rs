@@ -1,0 +1,85 @@
+//! [`Gpu`]: one device, its primary context (shared with every other CUDA user in the process).
+
+use crate::driver::check;
+use crate::error::GpuError;
+use cust::sys as cu;
+use humming_core::Arch;
+
+/// A CUDA device with its primary context retained and current on the calling thread.
+#[derive(Debug)]
+pub struct Gpu {
+    device: cu::CUdevice,
+    ctx: cu::CUcontext,
+    name: String,
+    cc: (u32, u32),
+}
+
+impl Gpu {
+    /// Opens device `ordinal`. Returns [`GpuError::NoDevice`] when the machine has no driver or no
+    /// device (the usual case on CI), so callers can skip and say so.
+    pub fn open(ordinal: u32) -> Result<Gpu, GpuError> {
+        // SAFETY: plain driver calls writing to locals.
+        unsafe {
+            let r = cu::cuInit(0);
+            if r != cu::CUresult::CUDA_SUCCESS {
+                let e = check("cuInit", r).unwrap_err();
+                return Err(GpuError::NoDevice(e.to_string()));
+            }
+            let mut count = 0;
+            check("cuDeviceGetCount", cu::cuDeviceGetCount(&mut count))?;
+            if count as u32 <= ordinal {
+                return Err(GpuError::NoDevice(format!("{count} device(s), asked for ordinal {ordinal}")));
+            }
+            let mut device = 0;
+            check("cuDeviceGet", cu::cuDeviceGet(&mut device, ordinal as i32))?;
+            let mut ctx = std::ptr::null_mut();
+            check("cuDevicePrimaryCtxRetain", cu::cuDevicePrimaryCtxRetain(&mut ctx, device))?;
+            check("cuCtxSetCurrent", cu::cuCtxSetCurrent(ctx))?;
+            let mut buf = [0 as std::os::raw::c_char; 256];
+            check("cuDeviceGetName", cu::cuDeviceGetName(buf.as_mut_ptr(), 256, device))?;
+            let name = std::ffi::CStr::from_ptr(buf.as_ptr()).to_string_lossy().into_owned();
+            let attr = |a| {
+                let mut v = 0;
+                check("cuDeviceGetAttribute", cu::cuDeviceGetAttribute(&mut v, a, device)).map(|_| v as u32)
+            };
+            let major = attr(cu::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?;
+            let minor = attr(cu::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?;
+            Ok(Gpu { device, ctx, name, cc: (major, minor) })
+        }
+    }
+
+    /// Makes the primary context current on the calling thread.
+    pub fn make_current(&self) -> Result<(), GpuError> {
+        // SAFETY: the context is retained for self's lifetime.
+        check("cuCtxSetCurrent", unsafe { cu::cuCtxSetCurrent(self.ctx) })
+    }
+
+    /// Device name as the driver reports it.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Compute capability (major, minor).
+    pub fn compute_capability(&self) -> (u32, u32) {
+        self.cc
+    }
+
+    /// The highest portable target this device runs (`sm_90` on Hopper, not `sm_90a`).
+    pub fn native_arch(&self) -> Option<Arch> {
+        Arch::ALL.into_iter().filter(|a| *a != Arch::Sm90a && a.runs_on(self.cc)).max()
+    }
+
+    /// Raw device handle.
+    pub fn raw_device(&self) -> cu::CUdevice {
+        self.device
+    }
+}
+
+impl Drop for Gpu {
+    fn drop(&mut self) {
+        // SAFETY: balances the retain in `open`.
+        unsafe {
+            cu::cuDevicePrimaryCtxRelease_v2(self.device);
+        }
+    }
+}
