@@ -8,6 +8,7 @@ pub mod kernel;
 pub mod pack;
 pub mod quant;
 pub mod reference;
+pub mod rng;
 pub mod scheme;
 pub mod spec;
 

@@ -73,20 +73,20 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     let smem_base = b.mov(Ty::U32, Operand::SharedAddr(smem));
 
     let tid = b.special(SpecialReg::TidX);
-    let lane = b.and(tid, 31u32);
-    let warp = b.shr(tid, 5);
+    let lane = b.and32(tid, 31u32);
+    let warp = b.shr32(tid, 5);
     let wn = b.op(BinOp::Rem, Ty::U32, warp, plan.n_warps);
     let wk = b.op(BinOp::Div, Ty::U32, warp, plan.n_warps);
-    let g = b.shr(lane, 2);
-    let t = b.and(lane, 3u32);
+    let g = b.shr32(lane, 2);
+    let t = b.and32(lane, 3u32);
     let cx = b.special(SpecialReg::CtaidX);
     let cy = b.special(SpecialReg::CtaidY);
     let cz = b.special(SpecialReg::CtaidZ);
     let nz = b.special(SpecialReg::NctaidZ);
     let nb0 = b.mul_u32(cx, plan.n_warps);
     let m0 = b.mul_u32(cy, bm);
-    let n_blocks = b.shr(pnpad, 6);
-    let total = b.shr(pkpad, bk.trailing_zeros());
+    let n_blocks = b.shr32(pnpad, 6);
+    let total = b.shr32(pkpad, bk.trailing_zeros());
     let zt = b.mul_u32(cz, total);
     let s_begin = b.op(BinOp::Div, Ty::U32, zt, nz);
     let zt1 = b.add_u32(zt, total);
@@ -100,8 +100,8 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     let mut a_chunks = Vec::new();
     for r in 0..total_a.div_ceil(threads) {
         let i = b.add_u32(tid, r * threads);
-        let row = b.shr(i, cpr_a.trailing_zeros());
-        let c = b.and(i, cpr_a - 1);
+        let row = b.shr32(i, cpr_a.trailing_zeros());
+        let c = b.and32(i, cpr_a - 1);
         let grow = b.add_u32(m0, row);
         let mut ok = b.setp(Cmp::Lt, Ty::U32, grow, pm);
         if total_a % threads != 0 {
@@ -109,12 +109,12 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
             ok = b.and_pred(ok, inb);
         }
         let rowc = b.selp(Ty::U32, grow, 0u32, ok);
-        let c8 = b.shl(c, 3);
+        let c8 = b.shl32(c, 3);
         let elem = b.mad_u32(rowc, pk, c8);
         let gbase = b.addr64(pa, elem, 2u32);
-        let r7 = b.and(row, 7u32);
+        let r7 = b.and32(row, 7u32);
         let sw = b.xor(c, r7);
-        let sw = b.shl(sw, 4);
+        let sw = b.shl32(sw, 4);
         let dst = b.mad_u32(row, bk * 2, sw);
         let dst = b.add_u32(dst, 0u32);
         a_chunks.push((gbase, dst, ok, c8));
@@ -129,7 +129,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
         let i = b.add_u32(tid, r * threads);
         let row = b.op(BinOp::Div, Ty::U32, i, cpr_b);
         let c = b.op(BinOp::Rem, Ty::U32, i, cpr_b);
-        let c16 = b.shl(c, 4);
+        let c16 = b.shl32(c, 4);
         let off = b.add_u32(nb0_bytes, c16);
         let mut ok = b.setp(Cmp::Lt, Ty::U32, off, row_bytes);
         if total_b % threads != 0 {
@@ -147,7 +147,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     let load_stage = |b: &mut KernelBuilder, st: Reg, buf: Reg| {
         let sbase = b.mad_u32(buf, stage_bytes, smem_base);
         let k0 = b.mul_u32(st, bk);
-        let k0_bytes = b.shl(k0, 1);
+        let k0_bytes = b.shl32(k0, 1);
         for &(gbase, dst, ok, c8) in &a_chunks {
             let gk = b.add_u32(k0, c8);
             let kin = b.setp(Cmp::Lt, Ty::U32, gk, pk);
@@ -168,8 +168,8 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     // ---- per-lane compute state ----
     let nb = b.add_u32(nb0, wn);
     let nb_ok = b.setp(Cmp::Lt, Ty::U32, nb, n_blocks);
-    let r8 = b.and(lane, 7u32);
-    let h = b.shr(lane, 4);
+    let r8 = b.and32(lane, 7u32);
+    let h = b.shr32(lane, 4);
     let q = b.xor(h, r8);
     let l8 = b.bfe(lane, 3, 1);
     let arow = b.mad_u32(l8, 8u32, r8);
@@ -187,7 +187,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     let col_base = b.mad_u32(nb, 64u32, 0u32);
     let sidx_base = b.mad_u32(g, 8u32, col_base);
     let acc: Vec<Vec<Vec<Reg>>> = (0..plan.m_tiles)
-        .map(|_| (0..8).map(|_| (0..4).map(|_| b.mov_to(RegClass::F32, Operand::f32(0.0))).collect()).collect())
+        .map(|_| (0..8).map(|_| (0..4).map(|_| b.mov_as(RegClass::F32, Operand::f32(0.0))).collect()).collect())
         .collect();
 
     let compute = |b: &mut KernelBuilder, st: Reg, buf: Reg| {
@@ -207,11 +207,11 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                 let frag = cfg.dequant.fragment(b, &words, &tiles);
                 let e = b.add_u32(ewk, 2 * i);
                 let x = b.xor(e, q);
-                let x = b.shl(x, 4);
+                let x = b.shl32(x, 4);
                 let abase = b.add_u32(sa, x);
                 for (mt, ro) in row_off.iter().enumerate() {
                     let addr = b.add_u32(abase, *ro);
-                    let afrag = b.ldmatrix_x4(Addr::reg(addr));
+                    let afrag = b.ldmatrix(4, false, Addr::reg(addr));
                     for j in 0..8 {
                         cfg.mma.emit(b, &acc[mt][j], &afrag, &frag[2 * j..2 * j + 2]);
                     }
@@ -265,7 +265,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     let nacc = flat.len() as u32;
     if plan.k_warps > 1 {
         let is_lead = b.setp(Cmp::Eq, Ty::U32, wk, 0u32);
-        let lane4 = b.shl(lane, 2);
+        let lane4 = b.shl32(lane, 2);
         b.if_else(
             is_lead,
             |_| {},
@@ -276,7 +276,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                 let base = b.add_u32(base, lane4);
                 let base = b.add_u32(base, smem_base);
                 for (r, &v) in flat.iter().enumerate() {
-                    b.st(Space::Shared, Ty::F32, Addr::reg_off(base, r as i64 * 128), vec![v.into()]);
+                    b.st_vec(Space::Shared, Ty::F32, Addr::reg_off(base, r as i64 * 128), &[v]);
                 }
             },
         );
@@ -313,7 +313,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
             b.add_u32(r, g)
         }).collect())
         .collect();
-    let t2 = b.shl(t, 1);
+    let t2 = b.shl32(t, 1);
     let col0 = b.add_u32(col_base, t2);
     b.if_then(store, |b| {
         b.if_else(
@@ -337,7 +337,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                                 let e = b.add_u32(rbase, col);
                                 let addr = b.addr64(pout, e, 2u32);
                                 b.guarded(ok, false, |b| {
-                                    b.st(Space::Global, Ty::B16, Addr::reg(addr), vec![hv.into()]);
+                                    b.st_vec(Space::Global, Ty::B16, Addr::reg(addr), &[hv]);
                                 });
                             }
                         }
@@ -358,7 +358,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                             let v0 = acc[mt][j as usize][hh * 2];
                             let v1 = acc[mt][j as usize][hh * 2 + 1];
                             b.guarded(row_ok, false, |b| {
-                                b.st(Space::Global, Ty::F32, Addr::reg(addr), vec![v0.into(), v1.into()]);
+                                b.st_vec(Space::Global, Ty::F32, Addr::reg(addr), &[v0, v1]);
                             });
                         }
                     }
@@ -375,7 +375,7 @@ fn load_words(b: &mut KernelBuilder, addr: Reg, bits: u32) -> Vec<Reg> {
     let vec = if bytes % 16 == 0 { 4 } else if bytes % 8 == 0 { 2 } else { 1 };
     let mut words = Vec::new();
     for v in 0..bits / vec {
-        words.extend(b.ld_words(Space::Shared, Addr::reg_off(addr, (v * vec * 4) as i64), vec as usize));
+        words.extend(b.ld_vec(Space::Shared, Ty::B32, vec as usize, Addr::reg_off(addr, (v * vec * 4) as i64)));
     }
     words
 }
@@ -404,7 +404,7 @@ pub fn build_reduce(name: &str, out: OutFormat, global_scale: bool) -> Kernel {
     let col = b.op(BinOp::Rem, Ty::U32, i, pn);
     let ok = b.setp(Cmp::Lt, Ty::U32, row, pm);
     let rowc = b.selp(Ty::U32, row, 0u32, ok);
-    let sum = b.mov_to(RegClass::F32, Operand::f32(0.0));
+    let sum = b.mov_as(RegClass::F32, Operand::f32(0.0));
     b.for_range(0u32, psplits, 1, |b, z| {
         let zr = b.mad_u32(z, pm, rowc);
         let e = b.mad_u32(zr, pnpad, col);
@@ -417,6 +417,6 @@ pub fn build_reduce(name: &str, out: OutFormat, global_scale: bool) -> Kernel {
     let hv = b.cvt_f32_to(out_ty(out), v);
     let e = b.mad_u32(row, pn, col);
     let addr = b.addr64(pout, e, 2u32);
-    b.guarded(ok, false, |b| b.st(Space::Global, Ty::B16, Addr::reg(addr), vec![hv.into()]));
+    b.guarded(ok, false, |b| b.st_vec(Space::Global, Ty::B16, Addr::reg(addr), &[hv]));
     b.finish()
 }

@@ -19,31 +19,11 @@
 use super::launch::{GemmError, run_gemm, upload_weights};
 use super::{GemmKernels, KernelPlan, generate};
 use crate::ir::Executor;
+use crate::rng::SplitMix64;
 use crate::pack::a16::PackedA16;
 use crate::quant::{ActGranularity, QuantConfig, quantize, quantize_act};
 use crate::reference::{act_values, dequantize, gemm_f64, round_to_out};
 use crate::{ActFormat, OutFormat, Spec};
-
-/// A small deterministic generator (splitmix64) for test data.
-#[derive(Clone, Debug)]
-pub struct TestRng(u64);
-
-impl TestRng {
-    pub fn new(seed: u64) -> Self {
-        TestRng(seed ^ 0x9E37_79B9_7F4A_7C15)
-    }
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// Uniform in [-1, 1).
-    pub fn uniform(&mut self) -> f32 {
-        (self.next_u64() >> 40) as f32 / (1u64 << 23) as f32 - 1.0
-    }
-}
 
 /// What a check measured.
 #[derive(Clone, Debug)]
@@ -81,19 +61,19 @@ pub fn check_kernels<E: Executor>(
     seed: u64,
 ) -> Result<CheckReport, String> {
     let spec = &kernels.spec;
-    let mut rng = TestRng::new(seed);
+    let mut rng = SplitMix64::new(seed);
     // Weights with a per-row magnitude spread, so scales differ across rows and groups.
     let wf: Vec<f32> = (0..n * k)
         .map(|i| {
             let row = (i / k) as f32;
-            rng.uniform() * (0.25 + (row % 7.0) * 0.5)
+            rng.unit_f32() * (0.25 + (row % 7.0) * 0.5)
         })
         .collect();
     let cfg = QuantConfig::new(spec.weight(), spec.scale(), spec.group())
         .with_zero_point(spec.zero_point())
         .with_global_scale(spec.global_scale());
     let w = quantize(&wf, n, k, &cfg).map_err(|e| format!("quantize: {e}"))?;
-    let af: Vec<f32> = (0..m * k).map(|_| rng.uniform() * 2.0).collect();
+    let af: Vec<f32> = (0..m * k).map(|_| rng.unit_f32() * 2.0).collect();
     let act = quantize_act(&af, m, k, spec.act(), ActGranularity::PerToken).map_err(|e| format!("act: {e}"))?;
     let exact = gemm_f64(&act, &w).map_err(|e| e.to_string())?;
     let wd = dequantize(&w).map_err(|e| e.to_string())?;

@@ -130,9 +130,9 @@ impl Dequant {
                         let halves: Vec<Reg> = [0u32, 16]
                             .iter()
                             .map(|&sh| {
-                                let q = if sh == 0 { b.and(x, 0xFFu32) } else { b.bfe(x, 16, 8) };
+                                let q = if sh == 0 { b.and32(x, 0xFFu32) } else { b.bfe(x, 16, 8) };
                                 let v = b.op(BinOp::Or, Ty::B32, q, 0x4B00_0000u32);
-                                let f = b.mov_to(RegClass::F32, v);
+                                let f = b.mov_as(RegClass::F32, v);
                                 let c = b.op(BinOp::Sub, Ty::F32, f, zero);
                                 b.op(BinOp::Mul, Ty::F32, c, t.scale)
                             })
@@ -154,8 +154,8 @@ impl Dequant {
                         let (et, bias_t) = act.exp_bias();
                         let e = format.exp_bits() as u32;
                         let em_mask = ((1u32 << (bits - 1)) - 1) << (16 - bits);
-                        let em = b.and(top, em_mask * 0x0001_0001);
-                        let em = b.shr(em, et - e);
+                        let em = b.and32(top, em_mask * 0x0001_0001);
+                        let em = b.shr32(em, et - e);
                         // sign | em
                         let v = b.lop3(top, 0x8000_8000u32, em, 0xEA);
                         let shift = bias_t - format.bias();
@@ -191,20 +191,20 @@ fn field(b: &mut KernelBuilder, words: &[Reg], bits: u8, p: usize, top: bool) ->
     if o + bits <= 16 {
         if top {
             let up = 16 - bits - o;
-            if up == 0 { words[w] } else { b.shl(words[w], up) }
+            if up == 0 { words[w] } else { b.shl32(words[w], up) }
         } else if o == 0 {
             words[w]
         } else {
-            b.shr(words[w], o)
+            b.shr32(words[w], o)
         }
     } else {
         // Low part: bits o..16 of word w; high part: bits 0..(o+bits-16) of word w+1.
         let lo_len = 16 - o;
-        let lo = b.shr(words[w], o);
-        let hi = b.shl(words[w + 1], lo_len);
+        let lo = b.shr32(words[w], o);
+        let hi = b.shl32(words[w + 1], lo_len);
         let sel = ((1u32 << lo_len) - 1) * 0x0001_0001;
         // (lo & sel) | (hi & ~sel): value at the bottom of each half.
         let v = b.lop3(lo, hi, sel, 0xE4);
-        if top { b.shl(v, 16 - bits) } else { v }
+        if top { b.shl32(v, 16 - bits) } else { v }
     }
 }

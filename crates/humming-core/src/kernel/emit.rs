@@ -3,7 +3,7 @@
 
 use crate::ir::builder::KernelBuilder;
 use crate::ir::{
-    Addr, BinOp, CacheOp, Cmp, CpAsyncCache, Inst, MmaShape, MmaType, Operand, Reg, RegClass, Rnd, Space, Ty,
+    BinOp, Inst, MmaShape, MmaType, Operand, Reg, RegClass, Rnd, Ty,
 };
 
 /// Emitters used by the kernel components.
@@ -14,13 +14,13 @@ pub(crate) trait Emit {
     fn op(&mut self, op: BinOp, ty: Ty, a: impl Into<Operand>, c: impl Into<Operand>) -> Reg {
         self.b().bin(op, ty, a, c)
     }
-    fn shl(&mut self, a: impl Into<Operand>, n: u32) -> Reg {
+    fn shl32(&mut self, a: impl Into<Operand>, n: u32) -> Reg {
         self.op(BinOp::Shl, Ty::B32, a, n)
     }
-    fn shr(&mut self, a: impl Into<Operand>, n: u32) -> Reg {
+    fn shr32(&mut self, a: impl Into<Operand>, n: u32) -> Reg {
         self.op(BinOp::Shr, Ty::U32, a, n)
     }
-    fn and(&mut self, a: impl Into<Operand>, m: impl Into<Operand>) -> Reg {
+    fn and32(&mut self, a: impl Into<Operand>, m: impl Into<Operand>) -> Reg {
         self.op(BinOp::And, Ty::B32, a, m)
     }
     fn xor(&mut self, a: impl Into<Operand>, m: impl Into<Operand>) -> Reg {
@@ -78,47 +78,15 @@ pub(crate) trait Emit {
         self.b().emit(Inst::Fma { ty, rnd: Rnd::Rn, dst, a: a.into(), b: m.into(), c: c.into() });
         dst
     }
-    /// `setp.cmp.ty p, a, b`.
-    fn setp(&mut self, cmp: Cmp, ty: Ty, a: impl Into<Operand>, c: impl Into<Operand>) -> Reg {
-        let dst = self.b().reg(RegClass::Pred);
-        self.b().emit(Inst::Setp { cmp, ty, dst, a: a.into(), b: c.into() });
-        dst
-    }
-    /// `selp.ty d, a, b, p`.
-    fn selp(&mut self, ty: Ty, a: impl Into<Operand>, c: impl Into<Operand>, pred: Reg) -> Reg {
-        let dst = self.b().reg_for(ty);
-        self.b().emit(Inst::Selp { ty, dst, a: a.into(), b: c.into(), pred });
-        dst
-    }
     /// `mov.b32 d, a` (also reinterprets between `.b32` and `.f32` registers).
-    fn mov_to(&mut self, class: RegClass, a: impl Into<Operand>) -> Reg {
+    fn mov_as(&mut self, class: RegClass, a: impl Into<Operand>) -> Reg {
         let dst = self.b().reg(class);
         let ty = if class == RegClass::F32 { Ty::F32 } else { Ty::B32 };
         self.b().emit(Inst::Mov { ty, dst, src: a.into() });
         dst
     }
-    /// `ld{.space}.v{n}.b32` of `n` words.
-    fn ld_words(&mut self, space: Space, addr: Addr, n: usize) -> Vec<Reg> {
-        let dst: Vec<Reg> = (0..n).map(|_| self.b().reg(RegClass::B32)).collect();
-        self.b().emit(Inst::Ld { space, cache: CacheOp::Default, ty: Ty::B32, dst: dst.clone(), addr });
-        dst
-    }
-    /// `st{.space}{.vN}.ty [addr], {src..}`.
-    fn st(&mut self, space: Space, ty: Ty, addr: Addr, src: Vec<Operand>) {
-        self.b().emit(Inst::St { space, cache: CacheOp::Default, ty, src, addr });
-    }
-    /// `cp.async.cg.shared.global [dst], [src], 16, src_size`.
-    fn cp_async16(&mut self, dst: Addr, src: Addr, src_size: Operand) {
-        self.b().emit(Inst::CpAsync { cache: CpAsyncCache::Cg, bytes: 16, dst, src, src_size: Some(src_size) });
-    }
-    /// `ldmatrix.sync.aligned.m8n8.x4.shared.b16`.
-    fn ldmatrix_x4(&mut self, addr: Addr) -> Vec<Reg> {
-        let dst: Vec<Reg> = (0..4).map(|_| self.b().reg(RegClass::B32)).collect();
-        self.b().emit(Inst::Ldmatrix { trans: false, dst: dst.clone(), addr });
-        dst
-    }
     /// `mma.sync` accumulating in place into `acc` (f32 accumulators).
-    fn mma_f32(&mut self, shape: MmaShape, ab: MmaType, acc: &[Reg], a: &[Reg], bfrag: &[Reg]) {
+    fn mma_acc(&mut self, shape: MmaShape, ab: MmaType, acc: &[Reg], a: &[Reg], bfrag: &[Reg]) {
         self.b().emit(Inst::Mma {
             shape,
             d_ty: MmaType::F32,

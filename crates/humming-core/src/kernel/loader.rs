@@ -24,7 +24,7 @@ pub struct CpAsyncLoader;
 impl G2sLoader for CpAsyncLoader {
     fn chunk(&self, b: &mut KernelBuilder, dst: Reg, src: Reg, valid: Reg) {
         let size = b.selp(Ty::U32, 16u32, 0u32, valid);
-        b.cp_async16(Addr::reg(dst), Addr::reg(src), Operand::Reg(size));
+        b.cp_async(crate::ir::CpAsyncCache::Cg, 16, Addr::reg(dst), Addr::reg(src), Some(Operand::Reg(size)));
     }
     fn end_stage(&self, b: &mut KernelBuilder) {
         b.emit(crate::ir::Inst::CpAsyncCommit);
@@ -40,7 +40,7 @@ pub struct PlainLoader;
 
 impl G2sLoader for PlainLoader {
     fn chunk(&self, b: &mut KernelBuilder, dst: Reg, src: Reg, valid: Reg) {
-        let words: Vec<Reg> = (0..4).map(|_| b.mov_to(crate::ir::RegClass::B32, 0u32)).collect();
+        let words: Vec<Reg> = (0..4).map(|_| b.mov_as(crate::ir::RegClass::B32, 0u32)).collect();
         b.guarded(valid, false, |b| {
             b.emit(crate::ir::Inst::Ld {
                 space: Space::Global,
@@ -50,7 +50,7 @@ impl G2sLoader for PlainLoader {
                 addr: Addr::reg(src),
             });
         });
-        b.st(Space::Shared, Ty::B32, Addr::reg(dst), words.into_iter().map(Operand::Reg).collect());
+        b.st_vec(Space::Shared, Ty::B32, Addr::reg(dst), &words);
     }
     fn end_stage(&self, _b: &mut KernelBuilder) {}
     fn wait(&self, _b: &mut KernelBuilder, _pending: u32) {}

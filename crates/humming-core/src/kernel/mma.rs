@@ -26,11 +26,11 @@ impl MmaOp {
         match *self {
             MmaOp::K16(act) => {
                 let t = if act == Act16::F16 { MmaType::F16 } else { MmaType::Bf16 };
-                b.mma_f32(MmaShape::M16N8K16, t, acc, a, bfrag);
+                b.mma_acc(MmaShape::M16N8K16, t, acc, a, bfrag);
             }
             MmaOp::K8x2 => {
-                b.mma_f32(MmaShape::M16N8K8, MmaType::F16, acc, &a[0..2], &bfrag[0..1]);
-                b.mma_f32(MmaShape::M16N8K8, MmaType::F16, acc, &a[2..4], &bfrag[1..2]);
+                b.mma_acc(MmaShape::M16N8K8, MmaType::F16, acc, &a[0..2], &bfrag[0..1]);
+                b.mma_acc(MmaShape::M16N8K8, MmaType::F16, acc, &a[2..4], &bfrag[1..2]);
             }
         }
     }

@@ -34,11 +34,11 @@ impl ScaleSource {
     pub fn load(&self, b: &mut KernelBuilder, scales: Reg, zeros: Reg, idx: Reg) -> [TileQuant; 8] {
         let sb = self.scale_bytes();
         let saddr = b.addr64(scales, idx, sb);
-        let words = b.ld_words(Space::Global, Addr::reg(saddr), (8 * sb / 4) as usize);
+        let words = b.ld_vec(Space::Global, Ty::B32, (8 * sb / 4) as usize, Addr::reg(saddr));
         let scale: Vec<Reg> = (0..8).map(|j| self.scale_of(b, &words, j)).collect();
         let zero: Vec<Option<Reg>> = if self.dynamic_zero {
             let zaddr = b.addr64(zeros, idx, 1);
-            let zw = b.ld_words(Space::Global, Addr::reg(zaddr), 2);
+            let zw = b.ld_vec(Space::Global, Ty::B32, 2, Addr::reg(zaddr));
             (0..8).map(|j| Some(self.zero_of(b, &zw, j))).collect()
         } else {
             vec![None; 8]
@@ -61,8 +61,8 @@ impl ScaleSource {
                 let sel = (byte << 12) | (4 << 8) | (byte << 4) | 4;
                 let top = b.prmt(words[j / 4], 0u32, sel);
                 let (et, bias_t) = self.act.exp_bias();
-                let em = b.and(top, 0x7F00_7F00u32);
-                let em = b.shr(em, et - e);
+                let em = b.and32(top, 0x7F00_7F00u32);
+                let em = b.shr32(em, et - e);
                 let v = b.lop3(top, 0x8000_8000u32, em, 0xEA);
                 let fix = self.act.pair_imm(2f32.powi(bias_t - bias_s));
                 match self.act {
@@ -73,7 +73,7 @@ impl ScaleSource {
             ScaleFormat::Ue8m0 => {
                 // 2^(e-127) as bf16: exponent field e; e = 0 is the subnormal 2^-127 (0x0040).
                 let e = b.bfe(words[j / 4], (j % 4) as u32 * 8, 8);
-                let v = b.shl(e, 7);
+                let v = b.shl32(e, 7);
                 let is_zero = b.setp(Cmp::Eq, Ty::U32, e, 0u32);
                 let v = b.selp(Ty::B32, 0x40u32, v, is_zero);
                 b.prmt(v, 0u32, 0x1010)
@@ -81,8 +81,8 @@ impl ScaleSource {
         };
         if self.f32_scales {
             // bf16 in the low half -> f32: shift into the top half.
-            let lo = b.shl(pair, 16);
-            b.mov_to(RegClass::F32, lo)
+            let lo = b.shl32(pair, 16);
+            b.mov_as(RegClass::F32, lo)
         } else {
             pair
         }
@@ -94,7 +94,7 @@ impl ScaleSource {
         if self.f32_scales {
             let z = b.bfe(zw[j / 4], byte * 8, 8);
             let v = b.op(BinOp::Or, Ty::B32, z, 0x4B00_0000u32);
-            return b.mov_to(RegClass::F32, v);
+            return b.mov_as(RegClass::F32, v);
         }
         // z in byte 0 and byte 2 (zeros in bytes 1 and 3), then OR the magic pair.
         let sel = (4 << 12) | (byte << 8) | (4 << 4) | byte;
