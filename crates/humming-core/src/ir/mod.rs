@@ -2,6 +2,7 @@
 //! Two back ends share it: the PTX printer and the CPU emulator.
 
 pub mod builder;
+pub mod emu;
 pub mod exec;
 pub mod inst;
 pub mod kernel;

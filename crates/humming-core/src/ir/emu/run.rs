@@ -1,0 +1,1614 @@
+//! Execution of a lowered [`Program`]: CTAs one after another, warps of a CTA scheduled
+//! cooperatively (a warp runs until it reaches `bar.sync` or exits), 32 lanes in lockstep.
+
+use crate::ir::emu::error::{Access, EmuError, ThreadRef};
+use crate::ir::emu::float::{self, FRnd, Fmt, canon_f32, canon_f64, min_max};
+use crate::ir::emu::lower::{
+    AtomKind, Conv, FOp, FTy, IntOp, Kind, MadKind, Op, PGuard, Program, SHARED_BASE, SetpKind,
+    Src, UnKind,
+};
+use crate::ir::emu::{GlobalMem, Stats, mma};
+use crate::ir::{Cmp, LaunchDims, ShflMode, Space, SpecialReg};
+
+const FULL: u32 = u32::MAX;
+const UNCOMMITTED: u32 = u32::MAX;
+
+/// A fault inside a warp, before it is given its statement and thread.
+#[derive(Debug)]
+enum Fault {
+    GlobalOob {
+        access: Access,
+        addr: u64,
+        bytes: u32,
+    },
+    SharedOob {
+        access: Access,
+        addr: u64,
+        bytes: u32,
+    },
+    Misaligned {
+        space: Space,
+        access: Access,
+        addr: u64,
+        align: u32,
+    },
+    Pending {
+        access: Access,
+        addr: u32,
+        bytes: u32,
+        copy_site: u32,
+        copy_warp: u32,
+        copy_lane: u32,
+    },
+    Divergent(&'static str),
+    DivZero,
+    NotConverged {
+        what: &'static str,
+        mask: u32,
+    },
+    Shfl(String),
+    Undefined(String),
+    StepLimit(u64),
+}
+
+struct Trap {
+    pc: usize,
+    lane: u32,
+    fault: Fault,
+}
+
+enum Stop {
+    Exit,
+    Barrier { id: u32, threads: Option<u32> },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum WState {
+    Ready,
+    Waiting,
+    Exited,
+}
+
+struct Warp {
+    pc: usize,
+    active: u32,
+    state: WState,
+    /// The pc of the `bar.sync` the warp waits at.
+    bar_pc: usize,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Bar {
+    count: u32,
+    expected: u32,
+    waiters: u64,
+}
+
+/// One `cp.async` in flight.
+#[derive(Clone, Copy)]
+struct PendingCopy {
+    /// Offset in the shared window.
+    off: u32,
+    len: u32,
+    data: [u8; 16],
+    site: u32,
+    warp: u32,
+    lane: u32,
+    /// The thread's group number, or [`UNCOMMITTED`].
+    group: u32,
+}
+
+#[derive(Default)]
+struct ThreadCp {
+    copies: Vec<u32>,
+    committed: u32,
+    retired: u32,
+}
+
+/// Pending `cp.async` copies of a CTA: a shadow map over the shared window (one entry per
+/// 4-byte word: 0, or 1 + the index of the pending copy writing it) and per-thread groups.
+#[derive(Default)]
+struct CpState {
+    shadow: Vec<u32>,
+    slab: Vec<PendingCopy>,
+    free: Vec<u32>,
+    live: usize,
+    threads: Vec<ThreadCp>,
+}
+
+impl CpState {
+    fn reset(&mut self, window: usize, threads: usize) {
+        if self.live > 0 || self.shadow.len() != window.div_ceil(4) {
+            self.shadow.clear();
+            self.shadow.resize(window.div_ceil(4), 0);
+        }
+        self.slab.clear();
+        self.free.clear();
+        self.live = 0;
+        self.threads.resize_with(threads, ThreadCp::default);
+        for t in &mut self.threads {
+            t.copies.clear();
+            t.committed = 0;
+            t.retired = 0;
+        }
+    }
+
+    /// The pending copy overlapping `[off, off + len)`, if any.
+    #[inline]
+    fn overlap(&self, off: usize, len: u32) -> Option<&PendingCopy> {
+        if self.live == 0 || len == 0 {
+            return None;
+        }
+        let first = off / 4;
+        let last = (off + len as usize - 1) / 4;
+        self.shadow[first..=last]
+            .iter()
+            .find(|&&s| s != 0)
+            .map(|&s| &self.slab[s as usize - 1])
+    }
+
+    fn issue(&mut self, tid: usize, copy: PendingCopy) {
+        let idx = match self.free.pop() {
+            Some(i) => {
+                self.slab[i as usize] = copy;
+                i
+            }
+            None => {
+                self.slab.push(copy);
+                self.slab.len() as u32 - 1
+            }
+        };
+        self.shadow[copy.off as usize / 4..(copy.off + copy.len) as usize / 4].fill(idx + 1);
+        self.threads[tid].copies.push(idx);
+        self.live += 1;
+    }
+
+    fn commit(&mut self, tid: usize) {
+        let t = &mut self.threads[tid];
+        for &c in &t.copies {
+            let c = &mut self.slab[c as usize];
+            if c.group == UNCOMMITTED {
+                c.group = t.committed;
+            }
+        }
+        t.committed += 1;
+    }
+
+    fn wait(&mut self, tid: usize, n: u32, shared: &mut [u8]) {
+        let CpState {
+            shadow,
+            slab,
+            free,
+            live,
+            threads,
+        } = self;
+        let t = &mut threads[tid];
+        while t.committed - t.retired > n {
+            let g = t.retired;
+            t.copies.retain(|&ci| {
+                let c = &slab[ci as usize];
+                if c.group != g {
+                    return true;
+                }
+                let off = c.off as usize;
+                shared[off..off + c.len as usize].copy_from_slice(&c.data[..c.len as usize]);
+                shadow[off / 4..(off + c.len as usize) / 4].fill(0);
+                free.push(ci);
+                *live -= 1;
+                false
+            });
+            t.retired += 1;
+        }
+    }
+}
+
+/// Per-launch constants and the current CTA's state.
+pub(crate) struct Runner<'p, 'k> {
+    prog: &'p Program<'k>,
+    dims: LaunchDims,
+    stride: usize,
+    poison: Vec<u64>,
+    regs: Vec<u64>,
+    shared: Vec<u8>,
+    cp: CpState,
+    warps: Vec<Warp>,
+    bars: [Bar; 16],
+    ctaid: (u32, u32, u32),
+    steps: u64,
+    step_limit: u64,
+    pub(crate) stats: Stats,
+}
+
+#[inline(always)]
+fn rd(regs: &[u64], s: Src, l: usize) -> u64 {
+    match s {
+        Src::R(b) => regs[b as usize + l],
+        Src::I(v) => v,
+    }
+}
+
+/// Calls `f` for each lane set in `mask`, in lane order.
+#[inline(always)]
+fn lanes(mask: u32, mut f: impl FnMut(usize)) {
+    if mask == FULL {
+        for l in 0..32 {
+            f(l);
+        }
+    } else {
+        let mut m = mask;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            f(l);
+        }
+    }
+}
+
+/// Like [`lanes`], stopping at the first error (returned with its lane).
+#[inline(always)]
+fn try_lanes(mask: u32, mut f: impl FnMut(usize) -> Result<(), Fault>) -> Result<(), (u32, Fault)> {
+    let mut m = mask;
+    while m != 0 {
+        let l = m.trailing_zeros() as usize;
+        m &= m - 1;
+        f(l).map_err(|e| (l as u32, e))?;
+    }
+    Ok(())
+}
+
+#[inline(always)]
+fn map1(regs: &mut [u64], mask: u32, dst: u32, a: Src, f: impl Fn(u64) -> u64) {
+    let d = dst as usize;
+    lanes(mask, |l| {
+        let v = f(rd(regs, a, l));
+        regs[d + l] = v;
+    });
+}
+
+#[inline(always)]
+fn map2(regs: &mut [u64], mask: u32, dst: u32, a: Src, b: Src, f: impl Fn(u64, u64) -> u64) {
+    let d = dst as usize;
+    lanes(mask, |l| {
+        let v = f(rd(regs, a, l), rd(regs, b, l));
+        regs[d + l] = v;
+    });
+}
+
+#[inline(always)]
+fn map3(
+    regs: &mut [u64],
+    mask: u32,
+    dst: u32,
+    a: Src,
+    b: Src,
+    c: Src,
+    f: impl Fn(u64, u64, u64) -> u64,
+) {
+    let d = dst as usize;
+    lanes(mask, |l| {
+        let v = f(rd(regs, a, l), rd(regs, b, l), rd(regs, c, l));
+        regs[d + l] = v;
+    });
+}
+
+#[inline(always)]
+fn mask(bits: u32) -> u64 {
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    }
+}
+
+/// Sign-extends the low `bits` bits of `v`.
+#[inline(always)]
+fn sext(v: u64, bits: u32) -> i64 {
+    let s = 64 - bits;
+    ((v << s) as i64) >> s
+}
+
+fn guard_mask(regs: &[u64], g: PGuard) -> u32 {
+    let base = g.slot as usize;
+    let mut m = 0u32;
+    for (l, v) in regs[base..base + 32].iter().enumerate() {
+        m |= ((*v & 1) as u32) << l;
+    }
+    if g.negate { !m } else { m }
+}
+
+/// The value of `s` if it is the same on every lane of `mask` (non-empty), else the first
+/// lane that differs from the first lane.
+fn uniform(regs: &[u64], s: Src, mask: u32) -> Result<u64, u32> {
+    match s {
+        Src::I(v) => Ok(v),
+        Src::R(b) => {
+            let first = mask.trailing_zeros() as usize;
+            let v = regs[b as usize + first];
+            let mut m = mask;
+            while m != 0 {
+                let l = m.trailing_zeros() as usize;
+                m &= m - 1;
+                if regs[b as usize + l] != v {
+                    return Err(l as u32);
+                }
+            }
+            Ok(v)
+        }
+    }
+}
+
+fn read_le(b: &[u8]) -> u64 {
+    let mut v = 0u64;
+    for (i, x) in b.iter().enumerate() {
+        v |= (*x as u64) << (8 * i);
+    }
+    v
+}
+
+fn write_le(b: &mut [u8], v: u64) {
+    for (i, x) in b.iter_mut().enumerate() {
+        *x = (v >> (8 * i)) as u8;
+    }
+}
+
+fn int_op(op: IntOp, a: u64, b: u64) -> Option<u64> {
+    Some(match op {
+        IntOp::Add(m) => a.wrapping_add(b) & m,
+        IntOp::Sub(m) => a.wrapping_sub(b) & m,
+        IntOp::MulLo(m) => a.wrapping_mul(b) & m,
+        IntOp::MulHiU(bits) => ((a as u128 * b as u128) >> bits) as u64 & mask(bits),
+        IntOp::MulHiS(bits) => {
+            ((sext(a, bits) as i128 * sext(b, bits) as i128) >> bits) as u64 & mask(bits)
+        }
+        IntOp::MulWideU(bits) => a.wrapping_mul(b) & mask(2 * bits),
+        IntOp::MulWideS(bits) => {
+            (sext(a, bits).wrapping_mul(sext(b, bits))) as u64 & mask(2 * bits)
+        }
+        IntOp::DivU => a.checked_div(b)?,
+        IntOp::DivS(bits) => {
+            if b == 0 {
+                return None;
+            }
+            sext(a, bits).wrapping_div(sext(b, bits)) as u64 & mask(bits)
+        }
+        IntOp::RemU => a.checked_rem(b)?,
+        IntOp::RemS(bits) => {
+            if b == 0 {
+                return None;
+            }
+            sext(a, bits).wrapping_rem(sext(b, bits)) as u64 & mask(bits)
+        }
+        IntOp::MinU => a.min(b),
+        IntOp::MaxU => a.max(b),
+        IntOp::MinS(bits) => {
+            if sext(a, bits) <= sext(b, bits) {
+                a
+            } else {
+                b
+            }
+        }
+        IntOp::MaxS(bits) => {
+            if sext(a, bits) >= sext(b, bits) {
+                a
+            } else {
+                b
+            }
+        }
+        IntOp::And => a & b,
+        IntOp::Or => a | b,
+        IntOp::Xor => a ^ b,
+        IntOp::Shl(bits) => {
+            if b >= bits as u64 {
+                0
+            } else {
+                (a << b) & mask(bits)
+            }
+        }
+        IntOp::ShrU(bits) => {
+            if b >= bits as u64 {
+                0
+            } else {
+                a >> b
+            }
+        }
+        IntOp::ShrS(bits) => (sext(a, bits) >> b.min(63)) as u64 & mask(bits),
+    })
+}
+
+fn half_lanes(x2: bool) -> u32 {
+    if x2 { 2 } else { 1 }
+}
+
+fn flt_op(op: FOp, ty: FTy, a: u64, b: u64) -> u64 {
+    match ty {
+        FTy::F32 => {
+            let (x, y) = (f32::from_bits(a as u32), f32::from_bits(b as u32));
+            (match op {
+                FOp::Add => canon_f32(x + y),
+                FOp::Sub => canon_f32(x - y),
+                FOp::Mul => canon_f32(x * y),
+                FOp::Div => canon_f32(x / y),
+                FOp::Min | FOp::Max => {
+                    min_max(x as f64, a, y as f64, b, op == FOp::Max, Fmt::F32) as u32
+                }
+            }) as u64
+        }
+        FTy::F64 => {
+            let (x, y) = (f64::from_bits(a), f64::from_bits(b));
+            match op {
+                FOp::Add => canon_f64(x + y),
+                FOp::Sub => canon_f64(x - y),
+                FOp::Mul => canon_f64(x * y),
+                FOp::Div => canon_f64(x / y),
+                FOp::Min | FOp::Max => min_max(x, a, y, b, op == FOp::Max, Fmt::F64),
+            }
+        }
+        FTy::Half { fmt, x2 } => {
+            let mut out = 0u64;
+            for h in 0..half_lanes(x2) {
+                let (ab, bb) = ((a >> (16 * h)) & 0xffff, (b >> (16 * h)) & 0xffff);
+                let (x, y) = (fmt.decode(ab), fmt.decode(bb));
+                let r = match op {
+                    FOp::Add => float::add_round(x, y, fmt, FRnd::Rn),
+                    FOp::Sub => float::add_round(x, -y, fmt, FRnd::Rn),
+                    FOp::Mul => float::round(x * y, 0, fmt, FRnd::Rn, false),
+                    FOp::Min | FOp::Max => min_max(x, ab, y, bb, op == FOp::Max, fmt),
+                    FOp::Div => unreachable!("rejected at lowering"),
+                };
+                out |= r << (16 * h);
+            }
+            out
+        }
+    }
+}
+
+fn fma_op(ty: FTy, rnd: FRnd, a: u64, b: u64, c: u64) -> u64 {
+    match ty {
+        FTy::F32 => {
+            let (x, y, z) = (
+                f32::from_bits(a as u32),
+                f32::from_bits(b as u32),
+                f32::from_bits(c as u32),
+            );
+            if rnd == FRnd::Rn {
+                canon_f32(x.mul_add(y, z)) as u64
+            } else {
+                float::fma_round(x as f64, y as f64, z as f64, Fmt::F32, rnd)
+            }
+        }
+        FTy::F64 => canon_f64(f64::from_bits(a).mul_add(f64::from_bits(b), f64::from_bits(c))),
+        FTy::Half { fmt, x2 } => {
+            let mut out = 0u64;
+            for h in 0..half_lanes(x2) {
+                let sh = 16 * h;
+                let (x, y, z) = (
+                    fmt.decode((a >> sh) & 0xffff),
+                    fmt.decode((b >> sh) & 0xffff),
+                    fmt.decode((c >> sh) & 0xffff),
+                );
+                out |= float::fma_round(x, y, z, fmt, FRnd::Rn) << sh;
+            }
+            out
+        }
+    }
+}
+
+fn lop3(a: u64, b: u64, c: u64, lut: u8) -> u64 {
+    let mut r = 0u64;
+    for i in 0..8 {
+        if lut >> i & 1 == 1 {
+            let x = if i & 4 != 0 { a } else { !a };
+            let y = if i & 2 != 0 { b } else { !b };
+            let z = if i & 1 != 0 { c } else { !c };
+            r |= x & y & z;
+        }
+    }
+    r & 0xffff_ffff
+}
+
+fn prmt(a: u64, b: u64, sel: u64) -> u64 {
+    let x = ((b & 0xffff_ffff) << 32) | (a & 0xffff_ffff);
+    let mut d = 0u64;
+    for i in 0..4 {
+        let s = (sel >> (4 * i)) & 0xf;
+        let mut byte = (x >> (8 * (s & 7))) & 0xff;
+        if s & 8 != 0 {
+            byte = if byte & 0x80 != 0 { 0xff } else { 0 };
+        }
+        d |= byte << (8 * i);
+    }
+    d
+}
+
+fn bfe(a: u64, pos: u64, len: u64, bits: u32, signed: bool) -> u64 {
+    let msb = bits - 1;
+    let pos = (pos & 0xff) as u32;
+    let len = (len & 0xff) as u32;
+    let sbit = if !signed || len == 0 {
+        0
+    } else {
+        (a >> (pos + len - 1).min(msb)) & 1
+    };
+    let mut d = 0u64;
+    for i in 0..bits {
+        let bit = if i < len && pos + i <= msb {
+            (a >> (pos + i)) & 1
+        } else {
+            sbit
+        };
+        d |= bit << i;
+    }
+    d
+}
+
+fn int_range(bits: u32, signed: bool) -> (i128, i128) {
+    if signed {
+        (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+    } else {
+        (0, (1i128 << bits) - 1)
+    }
+}
+
+/// Extends a `bits`-wide result to the destination register width.
+fn extend(v: u64, bits: u32, signed: bool, wbits: u32) -> u64 {
+    if signed {
+        sext(v, bits) as u64 & mask(wbits)
+    } else {
+        v & mask(bits)
+    }
+}
+
+fn cvt(conv: Conv, v: u64, wbits: u32) -> u64 {
+    match conv {
+        Conv::II {
+            sbits,
+            ssigned,
+            dbits,
+            dsigned,
+            sat,
+        } => {
+            let x: i128 = if ssigned {
+                sext(v, sbits) as i128
+            } else {
+                (v & mask(sbits)) as i128
+            };
+            let x = if sat {
+                let (lo, hi) = int_range(dbits, dsigned);
+                x.clamp(lo, hi)
+            } else {
+                x
+            };
+            extend(x as u64 & mask(dbits), dbits, dsigned, wbits)
+        }
+        Conv::FI {
+            src,
+            dbits,
+            dsigned,
+            rnd,
+        } => {
+            let f = src.decode(v & mask(src.bits()));
+            let r = if f.is_nan() {
+                if src == Fmt::F64 || dbits == 64 {
+                    1u64 << (dbits - 1)
+                } else {
+                    0
+                }
+            } else {
+                let x = rnd.apply(f);
+                let (lo, hi) = int_range(dbits, dsigned);
+                let i: i128 = if x <= lo as f64 {
+                    lo
+                } else if x >= hi as f64 {
+                    hi
+                } else {
+                    x as i128
+                };
+                i as u64 & mask(dbits)
+            };
+            extend(r, dbits, dsigned, wbits)
+        }
+        Conv::IF {
+            sbits,
+            ssigned,
+            dst,
+            rnd,
+        } => {
+            let x: i128 = if ssigned {
+                sext(v, sbits) as i128
+            } else {
+                (v & mask(sbits)) as i128
+            };
+            let s = x as f64;
+            let err = x - s as i128;
+            float::round(s, err.signum() as i32, dst, rnd, false)
+        }
+        Conv::FF { src, dst, rnd, sat } => {
+            let f = src.decode(v & mask(src.bits()));
+            let r = float::round(f, 0, dst, rnd, false);
+            if sat { sat01(r, dst) } else { r }
+        }
+        Conv::FRound { fmt, rnd, sat } => {
+            let f = fmt.decode(v & mask(fmt.bits()));
+            let r = float::round(rnd.apply(f), 0, fmt, FRnd::Rn, false);
+            if sat { sat01(r, fmt) } else { r }
+        }
+        Conv::Fp8x2ToH2 { src } => {
+            let one = |b: u64| float::round(src.decode(b & 0xff), 0, Fmt::F16, FRnd::Rn, false);
+            one(v) | (one(v >> 8) << 16)
+        }
+        Conv::H2ToFp8x2 { dst } => {
+            let one = |h: u64| float::round(Fmt::F16.decode(h & 0xffff), 0, dst, FRnd::Rn, true);
+            one(v) | (one(v >> 16) << 8)
+        }
+    }
+}
+
+/// `.sat` on a float result: clamp to [0, 1], NaN to +0.
+fn sat01(bits: u64, fmt: Fmt) -> u64 {
+    let x = fmt.decode(bits);
+    if x.is_nan() || x <= 0.0 {
+        0
+    } else if x >= 1.0 {
+        float::round(1.0, 0, fmt, FRnd::Rn, false)
+    } else {
+        bits
+    }
+}
+
+fn setp(kind: SetpKind, cmp: Cmp, a: u64, b: u64) -> bool {
+    use std::cmp::Ordering;
+    match kind {
+        SetpKind::Int { signed, bits } => {
+            let ord = if signed {
+                sext(a, bits).cmp(&sext(b, bits))
+            } else {
+                a.cmp(&b)
+            };
+            match cmp {
+                Cmp::Eq => ord == Ordering::Equal,
+                Cmp::Ne => ord != Ordering::Equal,
+                Cmp::Lt | Cmp::Lo => ord == Ordering::Less,
+                Cmp::Le | Cmp::Ls => ord != Ordering::Greater,
+                Cmp::Gt | Cmp::Hi => ord == Ordering::Greater,
+                Cmp::Ge | Cmp::Hs => ord != Ordering::Less,
+            }
+        }
+        SetpKind::Float(fmt) => {
+            let (x, y) = (fmt.decode(a), fmt.decode(b));
+            if x.is_nan() || y.is_nan() {
+                return false;
+            }
+            match cmp {
+                Cmp::Eq => x == y,
+                Cmp::Ne => x != y,
+                Cmp::Lt => x < y,
+                Cmp::Le => x <= y,
+                Cmp::Gt => x > y,
+                Cmp::Ge => x >= y,
+                _ => unreachable!("rejected at lowering"),
+            }
+        }
+    }
+}
+
+/// Applies an atomic operation; returns the new memory value.
+fn atom_apply(kind: AtomKind, size: u8, global: bool, old: u64, b: u64, c: u64) -> u64 {
+    let bits = size as u32 * 8;
+    let m = mask(bits);
+    match kind {
+        AtomKind::AddInt => old.wrapping_add(b) & m,
+        AtomKind::AddF32 => {
+            let ftz = |x: f32| {
+                if global && x.is_subnormal() {
+                    0.0f32.copysign(x)
+                } else {
+                    x
+                }
+            };
+            let r = ftz(ftz(f32::from_bits(old as u32)) + ftz(f32::from_bits(b as u32)));
+            canon_f32(r) as u64
+        }
+        AtomKind::AddF64 => canon_f64(f64::from_bits(old) + f64::from_bits(b)),
+        AtomKind::MinU => old.min(b),
+        AtomKind::MaxU => old.max(b),
+        AtomKind::MinS => {
+            if sext(old, bits) <= sext(b, bits) {
+                old
+            } else {
+                b
+            }
+        }
+        AtomKind::MaxS => {
+            if sext(old, bits) >= sext(b, bits) {
+                old
+            } else {
+                b
+            }
+        }
+        AtomKind::And => old & b,
+        AtomKind::Or => old | b,
+        AtomKind::Xor => old ^ b,
+        AtomKind::Exch => b,
+        AtomKind::Cas => {
+            if old == b {
+                c
+            } else {
+                old
+            }
+        }
+    }
+}
+
+impl<'p, 'k> Runner<'p, 'k> {
+    pub(crate) fn new(prog: &'p Program<'k>, dims: LaunchDims, step_limit: Option<u64>) -> Self {
+        let stride = prog.nregs * 32;
+        let mut poison = vec![0u64; stride];
+        for (i, c) in prog.classes.iter().enumerate() {
+            let v = if *c == crate::ir::RegClass::Pred {
+                0
+            } else {
+                mask(c.bits())
+            };
+            poison[i * 32..(i + 1) * 32].fill(v);
+        }
+        let nwarps = dims.block.div_ceil(32) as usize;
+        let window = (prog.shared_end - SHARED_BASE) as usize;
+        let mut warps = Vec::with_capacity(nwarps);
+        for w in 0..nwarps {
+            let lanes = (dims.block - 32 * w as u32).min(32);
+            let active = if lanes == 32 {
+                FULL
+            } else {
+                (1u32 << lanes) - 1
+            };
+            warps.push(Warp {
+                pc: 0,
+                active,
+                state: WState::Ready,
+                bar_pc: 0,
+            });
+        }
+        Runner {
+            prog,
+            dims,
+            stride,
+            poison,
+            regs: vec![0; stride * nwarps],
+            shared: vec![0xff; window],
+            cp: CpState::default(),
+            warps,
+            bars: [Bar::default(); 16],
+            ctaid: (0, 0, 0),
+            steps: 0,
+            step_limit: step_limit.unwrap_or(u64::MAX),
+            stats: Stats::default(),
+        }
+    }
+
+    fn thread(&self, warp: usize, lane: u32) -> ThreadRef {
+        ThreadRef {
+            cta: self.ctaid,
+            warp: warp as u32,
+            lane,
+        }
+    }
+
+    fn to_error(&self, warp: usize, trap: Trap) -> EmuError {
+        let op: &Op = &self.prog.ops[trap.pc];
+        let site = self.prog.site(op.site);
+        let thread = self.thread(warp, trap.lane);
+        let window = (SHARED_BASE, self.prog.shared_end);
+        match trap.fault {
+            Fault::GlobalOob {
+                access,
+                addr,
+                bytes,
+            } => EmuError::GlobalOutOfBounds {
+                site,
+                thread,
+                access,
+                addr,
+                bytes,
+            },
+            Fault::SharedOob {
+                access,
+                addr,
+                bytes,
+            } => EmuError::SharedOutOfBounds {
+                site,
+                thread,
+                access,
+                addr,
+                bytes,
+                window,
+            },
+            Fault::Misaligned {
+                space,
+                access,
+                addr,
+                align,
+            } => EmuError::Misaligned {
+                site,
+                thread,
+                space,
+                access,
+                addr,
+                align,
+            },
+            Fault::Pending {
+                access,
+                addr,
+                bytes,
+                copy_site,
+                copy_warp,
+                copy_lane,
+            } => EmuError::PendingCpAsync {
+                site,
+                thread,
+                access,
+                addr,
+                bytes,
+                copy_site: self.prog.site(copy_site),
+                copy_thread: self.thread(copy_warp as usize, copy_lane),
+            },
+            Fault::Divergent(what) => EmuError::Divergent { site, thread, what },
+            Fault::DivZero => EmuError::DivideByZero { site, thread },
+            Fault::NotConverged { what, mask } => EmuError::NotConverged {
+                site,
+                thread,
+                what,
+                mask,
+            },
+            Fault::Shfl(reason) => EmuError::Shfl {
+                site,
+                thread,
+                reason,
+            },
+            Fault::Undefined(reason) => EmuError::UndefinedBehavior {
+                site,
+                thread,
+                reason,
+            },
+            Fault::StepLimit(limit) => EmuError::StepLimit {
+                site,
+                thread,
+                limit,
+            },
+        }
+    }
+
+    /// Runs every CTA of the grid.
+    pub(crate) fn run(&mut self, mem: &mut GlobalMem) -> Result<(), EmuError> {
+        let (gx, gy, gz) = self.dims.grid;
+        for z in 0..gz {
+            for y in 0..gy {
+                for x in 0..gx {
+                    self.ctaid = (x, y, z);
+                    self.run_cta(mem)?;
+                    self.stats.ctas += 1;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn run_cta(&mut self, mem: &mut GlobalMem) -> Result<(), EmuError> {
+        let nwarps = self.warps.len();
+        for (w, warp) in self.warps.iter_mut().enumerate() {
+            warp.pc = 0;
+            warp.state = WState::Ready;
+            self.regs[w * self.stride..(w + 1) * self.stride].copy_from_slice(&self.poison);
+        }
+        self.shared.fill(0xff);
+        self.cp.reset(self.shared.len(), nwarps * 32);
+        self.bars = [Bar::default(); 16];
+        let mut cur = 0usize;
+        loop {
+            let Some(w) = (0..nwarps)
+                .map(|i| (cur + i) % nwarps)
+                .find(|&w| self.warps[w].state == WState::Ready)
+            else {
+                if self.warps.iter().all(|w| w.state == WState::Exited) {
+                    return Ok(());
+                }
+                return Err(self.deadlock());
+            };
+            match self.run_warp(w, mem) {
+                Ok(Stop::Exit) => self.warps[w].state = WState::Exited,
+                Ok(Stop::Barrier { id, threads }) => self.arrive(w, id, threads)?,
+                Err(trap) => return Err(self.to_error(w, trap)),
+            }
+            cur = (w + 1) % nwarps;
+        }
+    }
+
+    fn arrive(&mut self, w: usize, id: u32, threads: Option<u32>) -> Result<(), EmuError> {
+        let nwarps = self.warps.len() as u32;
+        let expected = threads.unwrap_or(nwarps * 32);
+        let b = &mut self.bars[id as usize];
+        if b.count == 0 {
+            b.expected = expected;
+        } else if b.expected != expected {
+            let earlier = b.expected;
+            let site = self.prog.site(self.prog.ops[self.warps[w].bar_pc].site);
+            return Err(EmuError::BarrierMismatch {
+                site,
+                thread: self.thread(w, self.warps[w].active.trailing_zeros()),
+                reason: format!(
+                    "barrier {id} expects {earlier} threads from earlier arrivals, this warp says {expected}"
+                ),
+            });
+        }
+        b.count += 32;
+        b.waiters |= 1u64 << w;
+        self.warps[w].state = WState::Waiting;
+        if b.count >= b.expected {
+            let waiters = b.waiters;
+            *b = Bar::default();
+            for (i, warp) in self.warps.iter_mut().enumerate() {
+                if waiters >> i & 1 == 1 {
+                    warp.state = WState::Ready;
+                }
+            }
+            self.stats.barriers += 1;
+        }
+        Ok(())
+    }
+
+    fn deadlock(&self) -> EmuError {
+        let waiting: Vec<u32> = (0..self.warps.len())
+            .filter(|&w| self.warps[w].state == WState::Waiting)
+            .map(|w| w as u32)
+            .collect();
+        let exited: Vec<u32> = (0..self.warps.len())
+            .filter(|&w| self.warps[w].state == WState::Exited)
+            .map(|w| w as u32)
+            .collect();
+        let w = waiting[0] as usize;
+        let site = self.prog.site(self.prog.ops[self.warps[w].bar_pc].site);
+        EmuError::BarrierDeadlock {
+            site,
+            thread: self.thread(w, self.warps[w].active.trailing_zeros()),
+            waiting,
+            exited,
+        }
+    }
+
+    /// Runs warp `w` from its pc until it exits or reaches a barrier.
+    fn run_warp(&mut self, w: usize, mem: &mut GlobalMem) -> Result<Stop, Trap> {
+        let stride = self.stride;
+        let prog = self.prog;
+        let ops = &prog.ops[..];
+        let active = self.warps[w].active;
+        let nlanes = active.count_ones() as u64;
+        let mut pc = self.warps[w].pc;
+        let regs = &mut self.regs[w * stride..(w + 1) * stride];
+        let shared = &mut self.shared[..];
+        let cp = &mut self.cp;
+        let ctaid = self.ctaid;
+        let (gx, gy, gz) = self.dims.grid;
+        let block = self.dims.block;
+        let window_end = prog.shared_end as u64;
+        let mut steps = self.steps;
+        let limit = self.step_limit;
+        let mut warp_insts = 0u64;
+        let mut mma_ops = 0u64;
+
+        macro_rules! trap {
+            ($lane:expr, $f:expr) => {{
+                self.steps = steps;
+                self.stats.warp_instructions += warp_insts;
+                self.stats.lane_instructions += warp_insts * nlanes;
+                self.stats.mma += mma_ops;
+                return Err(Trap {
+                    pc,
+                    lane: $lane as u32,
+                    fault: $f,
+                });
+            }};
+        }
+        macro_rules! check {
+            ($r:expr) => {
+                if let Err((lane, f)) = $r {
+                    trap!(lane, f);
+                }
+            };
+        }
+
+        // Bounds/pending check of a shared access; returns the offset in the window.
+        let shared_at =
+            |cp: &CpState, addr: u64, len: u32, access: Access| -> Result<usize, Fault> {
+                if addr < SHARED_BASE as u64 || addr.saturating_add(len as u64) > window_end {
+                    return Err(Fault::SharedOob {
+                        access,
+                        addr,
+                        bytes: len,
+                    });
+                }
+                let off = (addr - SHARED_BASE as u64) as usize;
+                if let Some(c) = cp.overlap(off, len) {
+                    return Err(Fault::Pending {
+                        access,
+                        addr: addr as u32,
+                        bytes: len,
+                        copy_site: c.site,
+                        copy_warp: c.warp,
+                        copy_lane: c.lane,
+                    });
+                }
+                Ok(off)
+            };
+
+        let stop = loop {
+            let op = &ops[pc];
+            steps += 1;
+            warp_insts += 1;
+            if steps > limit {
+                trap!(active.trailing_zeros(), Fault::StepLimit(limit));
+            }
+            let m = match op.guard {
+                None => active,
+                Some(g) => active & guard_mask(regs, g),
+            };
+            match op.kind {
+                Kind::Mov { dst, src, mask } => map1(regs, m, dst, src, |v| v & mask),
+                Kind::Special { dst, sreg } => {
+                    let d = dst as usize;
+                    lanes(m, |l| {
+                        regs[d + l] = match sreg {
+                            SpecialReg::TidX => (w * 32 + l) as u64,
+                            SpecialReg::TidY | SpecialReg::TidZ => 0,
+                            SpecialReg::NtidX => block as u64,
+                            SpecialReg::NtidY | SpecialReg::NtidZ => 1,
+                            SpecialReg::CtaidX => ctaid.0 as u64,
+                            SpecialReg::CtaidY => ctaid.1 as u64,
+                            SpecialReg::CtaidZ => ctaid.2 as u64,
+                            SpecialReg::NctaidX => gx as u64,
+                            SpecialReg::NctaidY => gy as u64,
+                            SpecialReg::NctaidZ => gz as u64,
+                            SpecialReg::LaneId => l as u64,
+                            SpecialReg::WarpId => w as u64,
+                        }
+                    });
+                }
+                Kind::Ld {
+                    space,
+                    dst,
+                    n,
+                    size,
+                    base,
+                    off,
+                    sext: sx,
+                    wmask,
+                } => {
+                    let total = n as u32 * size as u32;
+                    let r = try_lanes(m, |l| {
+                        let addr = rd(regs, base, l).wrapping_add(off as u64);
+                        if addr % total as u64 != 0 {
+                            return Err(Fault::Misaligned {
+                                space,
+                                access: Access::Load,
+                                addr,
+                                align: total,
+                            });
+                        }
+                        let bytes: &[u8] = match space {
+                            Space::Global => {
+                                mem.bytes(addr, total as u64).ok_or(Fault::GlobalOob {
+                                    access: Access::Load,
+                                    addr,
+                                    bytes: total,
+                                })?
+                            }
+                            Space::Shared => {
+                                let o = shared_at(cp, addr, total, Access::Load)?;
+                                &shared[o..o + total as usize]
+                            }
+                        };
+                        let mut vals = [0u64; 4];
+                        for (i, v) in vals.iter_mut().enumerate().take(n as usize) {
+                            let x = read_le(&bytes[i * size as usize..(i + 1) * size as usize]);
+                            *v = if sx {
+                                sext(x, size as u32 * 8) as u64 & wmask
+                            } else {
+                                x
+                            };
+                        }
+                        for i in 0..n as usize {
+                            regs[dst[i] as usize + l] = vals[i];
+                        }
+                        Ok(())
+                    });
+                    check!(r);
+                }
+                Kind::St {
+                    space,
+                    src,
+                    n,
+                    size,
+                    base,
+                    off,
+                } => {
+                    let total = n as u32 * size as u32;
+                    let r = try_lanes(m, |l| {
+                        let addr = rd(regs, base, l).wrapping_add(off as u64);
+                        if addr % total as u64 != 0 {
+                            return Err(Fault::Misaligned {
+                                space,
+                                access: Access::Store,
+                                addr,
+                                align: total,
+                            });
+                        }
+                        let bytes: &mut [u8] = match space {
+                            Space::Global => {
+                                mem.bytes_mut(addr, total as u64).ok_or(Fault::GlobalOob {
+                                    access: Access::Store,
+                                    addr,
+                                    bytes: total,
+                                })?
+                            }
+                            Space::Shared => {
+                                let o = shared_at(cp, addr, total, Access::Store)?;
+                                &mut shared[o..o + total as usize]
+                            }
+                        };
+                        for i in 0..n as usize {
+                            write_le(
+                                &mut bytes[i * size as usize..(i + 1) * size as usize],
+                                rd(regs, src[i], l),
+                            );
+                        }
+                        Ok(())
+                    });
+                    check!(r);
+                }
+                Kind::Int { op, dst, a, b } => match op {
+                    IntOp::DivU | IntOp::DivS(_) | IntOp::RemU | IntOp::RemS(_) => {
+                        let r = try_lanes(m, |l| {
+                            let v =
+                                int_op(op, rd(regs, a, l), rd(regs, b, l)).ok_or(Fault::DivZero)?;
+                            regs[dst as usize + l] = v;
+                            Ok(())
+                        });
+                        check!(r);
+                    }
+                    IntOp::Add(mk) => map2(regs, m, dst, a, b, |x, y| x.wrapping_add(y) & mk),
+                    IntOp::Sub(mk) => map2(regs, m, dst, a, b, |x, y| x.wrapping_sub(y) & mk),
+                    IntOp::MulLo(mk) => map2(regs, m, dst, a, b, |x, y| x.wrapping_mul(y) & mk),
+                    IntOp::And => map2(regs, m, dst, a, b, |x, y| x & y),
+                    IntOp::Or => map2(regs, m, dst, a, b, |x, y| x | y),
+                    IntOp::Xor => map2(regs, m, dst, a, b, |x, y| x ^ y),
+                    _ => map2(regs, m, dst, a, b, |x, y| int_op(op, x, y).unwrap_or(0)),
+                },
+                Kind::Flt { op, ty, dst, a, b } => match (op, ty) {
+                    (FOp::Add, FTy::F32) => map2(regs, m, dst, a, b, |x, y| {
+                        canon_f32(f32::from_bits(x as u32) + f32::from_bits(y as u32)) as u64
+                    }),
+                    (FOp::Mul, FTy::F32) => map2(regs, m, dst, a, b, |x, y| {
+                        canon_f32(f32::from_bits(x as u32) * f32::from_bits(y as u32)) as u64
+                    }),
+                    _ => map2(regs, m, dst, a, b, |x, y| flt_op(op, ty, x, y)),
+                },
+                Kind::Un { op, dst, a } => match op {
+                    UnKind::NegInt(mk) => map1(regs, m, dst, a, |x| 0u64.wrapping_sub(x) & mk),
+                    UnKind::AbsInt(bits) => map1(regs, m, dst, a, |x| {
+                        sext(x, bits).wrapping_abs() as u64 & mask(bits)
+                    }),
+                    UnKind::Not(mk) => map1(regs, m, dst, a, |x| !x & mk),
+                    UnKind::Popc => map1(regs, m, dst, a, |x| x.count_ones() as u64),
+                    UnKind::XorSign(s) => map1(regs, m, dst, a, |x| x ^ s),
+                    UnKind::ClearSign(s) => map1(regs, m, dst, a, |x| x & !s),
+                },
+                Kind::Fma {
+                    ty,
+                    rnd,
+                    dst,
+                    a,
+                    b,
+                    c,
+                } => match (ty, rnd) {
+                    (FTy::F32, FRnd::Rn) => map3(regs, m, dst, a, b, c, |x, y, z| {
+                        canon_f32(
+                            f32::from_bits(x as u32)
+                                .mul_add(f32::from_bits(y as u32), f32::from_bits(z as u32)),
+                        ) as u64
+                    }),
+                    _ => map3(regs, m, dst, a, b, c, |x, y, z| fma_op(ty, rnd, x, y, z)),
+                },
+                Kind::Mad { kind, dst, a, b, c } => match kind {
+                    MadKind::Lo(mk) => map3(regs, m, dst, a, b, c, |x, y, z| {
+                        x.wrapping_mul(y).wrapping_add(z) & mk
+                    }),
+                    MadKind::WideU(bits) => map3(regs, m, dst, a, b, c, |x, y, z| {
+                        x.wrapping_mul(y).wrapping_add(z) & mask(2 * bits)
+                    }),
+                    MadKind::WideS(bits) => map3(regs, m, dst, a, b, c, |x, y, z| {
+                        (sext(x, bits).wrapping_mul(sext(y, bits)) as u64).wrapping_add(z)
+                            & mask(2 * bits)
+                    }),
+                },
+                Kind::Lop3 { dst, a, b, c, lut } => {
+                    map3(regs, m, dst, a, b, c, |x, y, z| lop3(x, y, z, lut))
+                }
+                Kind::Prmt { dst, a, b, sel } => map3(regs, m, dst, a, b, sel, prmt),
+                Kind::Shf {
+                    left,
+                    wrap,
+                    dst,
+                    lo,
+                    hi,
+                    sh,
+                } => map3(regs, m, dst, lo, hi, sh, |lo, hi, c| {
+                    let n = if wrap { c & 31 } else { c.min(32) };
+                    let x = (hi << 32) | (lo & 0xffff_ffff);
+                    if left {
+                        (x << n) >> 32
+                    } else {
+                        (x >> n) & 0xffff_ffff
+                    }
+                }),
+                Kind::Bfe {
+                    bits,
+                    signed,
+                    dst,
+                    a,
+                    pos,
+                    len,
+                } => map3(regs, m, dst, a, pos, len, |x, p, n| {
+                    bfe(x, p, n, bits, signed)
+                }),
+                Kind::Cvt {
+                    conv,
+                    dst,
+                    src,
+                    wbits,
+                } => map1(regs, m, dst, src, |x| cvt(conv, x, wbits)),
+                Kind::CvtPack {
+                    fmt,
+                    satfinite,
+                    dst,
+                    hi,
+                    lo,
+                } => {
+                    let shift = fmt.bits();
+                    map2(regs, m, dst, hi, lo, |h, l| {
+                        let one = |v: u64| {
+                            float::round(
+                                f32::from_bits(v as u32) as f64,
+                                0,
+                                fmt,
+                                FRnd::Rn,
+                                satfinite,
+                            )
+                        };
+                        (one(h) << shift) | one(l)
+                    })
+                }
+                Kind::Setp {
+                    kind,
+                    cmp,
+                    dst,
+                    a,
+                    b,
+                } => map2(regs, m, dst, a, b, |x, y| setp(kind, cmp, x, y) as u64),
+                Kind::Selp { dst, a, b, p } => {
+                    let (d, p) = (dst as usize, p as usize);
+                    lanes(m, |l| {
+                        let v = if regs[p + l] & 1 == 1 {
+                            rd(regs, a, l)
+                        } else {
+                            rd(regs, b, l)
+                        };
+                        regs[d + l] = v;
+                    });
+                }
+                Kind::CpAsync {
+                    bytes,
+                    dst,
+                    dst_off,
+                    src,
+                    src_off,
+                    src_size,
+                } => {
+                    let site = op.site;
+                    let r = try_lanes(m, |l| {
+                        let daddr = rd(regs, dst, l).wrapping_add(dst_off as u64);
+                        let saddr = rd(regs, src, l).wrapping_add(src_off as u64);
+                        let ssz = src_size.map_or(bytes as u64, |s| rd(regs, s, l) & 0xffff_ffff);
+                        if ssz > bytes as u64 {
+                            return Err(Fault::Undefined(format!(
+                                "cp.async src-size {ssz} exceeds cp-size {bytes}"
+                            )));
+                        }
+                        if daddr % bytes as u64 != 0 {
+                            return Err(Fault::Misaligned {
+                                space: Space::Shared,
+                                access: Access::CpAsyncDst,
+                                addr: daddr,
+                                align: bytes,
+                            });
+                        }
+                        if saddr % bytes as u64 != 0 {
+                            return Err(Fault::Misaligned {
+                                space: Space::Global,
+                                access: Access::CpAsyncSrc,
+                                addr: saddr,
+                                align: bytes,
+                            });
+                        }
+                        let mut data = [0u8; 16];
+                        if ssz > 0 {
+                            let s = mem.bytes(saddr, ssz).ok_or(Fault::GlobalOob {
+                                access: Access::CpAsyncSrc,
+                                addr: saddr,
+                                bytes: ssz as u32,
+                            })?;
+                            data[..ssz as usize].copy_from_slice(s);
+                        }
+                        let off = shared_at(cp, daddr, bytes, Access::CpAsyncDst)?;
+                        cp.issue(
+                            w * 32 + l,
+                            PendingCopy {
+                                off: off as u32,
+                                len: bytes,
+                                data,
+                                site,
+                                warp: w as u32,
+                                lane: l as u32,
+                                group: UNCOMMITTED,
+                            },
+                        );
+                        Ok(())
+                    });
+                    check!(r);
+                }
+                Kind::CpCommit => lanes(m, |l| cp.commit(w * 32 + l)),
+                Kind::CpWait { n } => lanes(m, |l| cp.wait(w * 32 + l, n, shared)),
+                Kind::Ldmatrix {
+                    trans,
+                    dst,
+                    n,
+                    base,
+                    off,
+                } => {
+                    if m != 0 {
+                        if m != FULL {
+                            trap!(
+                                (!m).trailing_zeros(),
+                                Fault::NotConverged {
+                                    what: "ldmatrix",
+                                    mask: m
+                                }
+                            );
+                        }
+                        let mut rows = [[0u8; 16]; 32];
+                        let r = try_lanes(mask(8 * n as u32) as u32, |l| {
+                            let addr = rd(regs, base, l).wrapping_add(off as u64);
+                            if addr % 16 != 0 {
+                                return Err(Fault::Misaligned {
+                                    space: Space::Shared,
+                                    access: Access::Ldmatrix,
+                                    addr,
+                                    align: 16,
+                                });
+                            }
+                            let o = shared_at(cp, addr, 16, Access::Ldmatrix)?;
+                            rows[l].copy_from_slice(&shared[o..o + 16]);
+                            Ok(())
+                        });
+                        check!(r);
+                        for i in 0..n as usize {
+                            let d = dst[i] as usize;
+                            for l in 0..32 {
+                                let (r, c) = (l / 4, l % 4);
+                                let v = if trans {
+                                    let lo = &rows[8 * i + 2 * c];
+                                    let hi = &rows[8 * i + 2 * c + 1];
+                                    u16::from_le_bytes([lo[2 * r], lo[2 * r + 1]]) as u32
+                                        | (u16::from_le_bytes([hi[2 * r], hi[2 * r + 1]]) as u32)
+                                            << 16
+                                } else {
+                                    let row = &rows[8 * i + r];
+                                    u32::from_le_bytes([
+                                        row[4 * c],
+                                        row[4 * c + 1],
+                                        row[4 * c + 2],
+                                        row[4 * c + 3],
+                                    ])
+                                };
+                                regs[d + l] = v as u64;
+                            }
+                        }
+                    }
+                }
+                Kind::Mma(i) => {
+                    if m != 0 {
+                        if m != FULL {
+                            trap!(
+                                (!m).trailing_zeros(),
+                                Fault::NotConverged {
+                                    what: "mma.sync",
+                                    mask: m
+                                }
+                            );
+                        }
+                        mma::exec(&prog.mma[i as usize], regs);
+                        mma_ops += 1;
+                    }
+                }
+                Kind::Shfl {
+                    mode,
+                    dst,
+                    a,
+                    b,
+                    c,
+                    mask: member,
+                } => {
+                    if m & !member != 0 {
+                        let l = (m & !member).trailing_zeros();
+                        trap!(
+                            l,
+                            Fault::Shfl(format!(
+                                "lane {l} executes it but is not in membermask {member:#010x}"
+                            ))
+                        );
+                    }
+                    if member & active & !m != 0 {
+                        let l = (member & active & !m).trailing_zeros();
+                        trap!(
+                            m.trailing_zeros(),
+                            Fault::Shfl(format!(
+                                "lane {l} is in membermask {member:#010x} but does not execute it (guard {m:#010x})"
+                            ))
+                        );
+                    }
+                    let mut out = [0u64; 32];
+                    let r = try_lanes(m, |l| {
+                        let bval = (rd(regs, b, l) & 31) as i32;
+                        let cval = rd(regs, c, l);
+                        let clamp = (cval & 31) as i32;
+                        let seg = ((cval >> 8) & 31) as i32;
+                        let li = l as i32;
+                        let max_lane = (li & seg) | (clamp & !seg);
+                        let min_lane = li & seg;
+                        let (j, p) = match mode {
+                            ShflMode::Up => (li - bval, li - bval >= max_lane),
+                            ShflMode::Down => (li + bval, li + bval <= max_lane),
+                            ShflMode::Bfly => (li ^ bval, (li ^ bval) <= max_lane),
+                            ShflMode::Idx => {
+                                let j = min_lane | (bval & !seg);
+                                (j, j <= max_lane)
+                            }
+                        };
+                        let j = if p { j } else { li };
+                        if m >> j & 1 == 0 {
+                            return Err(Fault::Shfl(format!(
+                                "lane {l} reads lane {j}, which does not execute it (its value is undefined)"
+                            )));
+                        }
+                        out[l] = rd(regs, a, j as usize);
+                        Ok(())
+                    });
+                    check!(r);
+                    lanes(m, |l| regs[dst as usize + l] = out[l]);
+                }
+                Kind::Bar { id, threads } => {
+                    if m != 0 {
+                        if m != active {
+                            trap!(
+                                (active & !m).trailing_zeros(),
+                                Fault::Divergent("bar.sync (executed by part of the warp)")
+                            );
+                        }
+                        self.warps[w].bar_pc = pc;
+                        pc += 1;
+                        break Stop::Barrier { id, threads };
+                    }
+                }
+                Kind::Atom {
+                    space,
+                    kind,
+                    size,
+                    dst,
+                    base,
+                    off,
+                    b,
+                    c,
+                } => {
+                    let global = space == Space::Global;
+                    let r = try_lanes(m, |l| {
+                        let addr = rd(regs, base, l).wrapping_add(off as u64);
+                        if addr % size as u64 != 0 {
+                            return Err(Fault::Misaligned {
+                                space,
+                                access: Access::Atomic,
+                                addr,
+                                align: size as u32,
+                            });
+                        }
+                        let bytes: &mut [u8] = if global {
+                            mem.bytes_mut(addr, size as u64).ok_or(Fault::GlobalOob {
+                                access: Access::Atomic,
+                                addr,
+                                bytes: size as u32,
+                            })?
+                        } else {
+                            let o = shared_at(cp, addr, size as u32, Access::Atomic)?;
+                            &mut shared[o..o + size as usize]
+                        };
+                        let old = read_le(bytes);
+                        let new =
+                            atom_apply(kind, size, global, old, rd(regs, b, l), rd(regs, c, l));
+                        write_le(bytes, new);
+                        if let Some(d) = dst {
+                            regs[d as usize + l] = old;
+                        }
+                        Ok(())
+                    });
+                    check!(r);
+                }
+                Kind::LoopInit { counter, start } => match uniform(regs, start, active) {
+                    Ok(v) => lanes(active, |l| regs[counter as usize + l] = v & 0xffff_ffff),
+                    Err(l) => trap!(l, Fault::Divergent("loop start")),
+                },
+                Kind::LoopTest {
+                    counter,
+                    end,
+                    signed,
+                    exit,
+                } => {
+                    let e = match uniform(regs, end, active) {
+                        Ok(v) => v,
+                        Err(l) => trap!(l, Fault::Divergent("loop end")),
+                    };
+                    let c = match uniform(regs, Src::R(counter), active) {
+                        Ok(v) => v,
+                        Err(l) => trap!(l, Fault::Divergent("loop counter")),
+                    };
+                    let go = if signed {
+                        (c as u32 as i32) < (e as u32 as i32)
+                    } else {
+                        (c as u32) < (e as u32)
+                    };
+                    if !go {
+                        pc = exit as usize;
+                        continue;
+                    }
+                }
+                Kind::LoopStep { counter, step } => {
+                    lanes(active, |l| {
+                        let r = &mut regs[counter as usize + l];
+                        *r = (*r as u32).wrapping_add(step) as u64;
+                    });
+                }
+                Kind::Jump { target } => {
+                    pc = target as usize;
+                    continue;
+                }
+                Kind::Branch {
+                    cond,
+                    negate,
+                    target,
+                } => {
+                    let c = match uniform(regs, Src::R(cond), active) {
+                        Ok(v) => v & 1 == 1,
+                        Err(l) => trap!(l, Fault::Divergent("if condition")),
+                    };
+                    if c == negate {
+                        pc = target as usize;
+                        continue;
+                    }
+                }
+                Kind::Exit => break Stop::Exit,
+            }
+            pc += 1;
+        };
+        self.warps[w].pc = pc;
+        self.steps = steps;
+        self.stats.warp_instructions += warp_insts;
+        self.stats.lane_instructions += warp_insts * nlanes;
+        self.stats.mma += mma_ops;
+        Ok(stop)
+    }
+}
