@@ -114,7 +114,7 @@ impl Dequant {
                             (None, None) => unreachable!("integer weights need a zero point"),
                         };
                         let centred = match act {
-                            Act16::F16 => b.op(BinOp::Sub, Ty::F16x2, v, zero),
+                            Act16::F16 => b.op_pk(BinOp::Sub, Ty::F16x2, v, zero),
                             // bf16 has no sub before sm_90: fma(v, 1, -(magic + z)).
                             Act16::Bf16 => b.fma(Ty::Bf16x2, v, act.pair_imm(1.0), zero),
                         };
@@ -161,7 +161,7 @@ impl Dequant {
                         let shift = bias_t - format.bias();
                         let fix = act.pair_imm(2f32.powi(shift));
                         let exact = match act {
-                            Act16::F16 => b.op(BinOp::Mul, Ty::F16x2, v, fix),
+                            Act16::F16 => b.op_pk(BinOp::Mul, Ty::F16x2, v, fix),
                             Act16::Bf16 => b.fma(Ty::Bf16x2, v, fix, 0x8000_8000u32),
                         };
                         scale_pair(b, act, exact, t.scale)
@@ -176,7 +176,7 @@ impl Dequant {
 /// `mul.bf16x2` before sm_90).
 fn scale_pair(b: &mut KernelBuilder, act: Act16, v: Reg, scale: Reg) -> Reg {
     match act {
-        Act16::F16 => b.op(BinOp::Mul, Ty::F16x2, v, scale),
+        Act16::F16 => b.op_pk(BinOp::Mul, Ty::F16x2, v, scale),
         Act16::Bf16 => b.fma(Ty::Bf16x2, v, scale, 0x8000_8000u32),
     }
 }

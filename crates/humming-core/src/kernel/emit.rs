@@ -72,11 +72,28 @@ pub(crate) trait Emit {
         self.b().emit(Inst::Bfe { ty: Ty::U32, dst, a: a.into(), pos: pos.into(), len: len.into() });
         dst
     }
-    /// `fma.rn.ty d, a, b, c` on packed 16-bit pairs or f32.
+    /// `fma.rn.ty d, a, b, c` on packed 16-bit pairs or f32 (immediates of packed types are
+    /// moved into registers first: PTX has no f16x2/bf16x2 immediates).
     fn fma(&mut self, ty: Ty, a: impl Into<Operand>, m: impl Into<Operand>, c: impl Into<Operand>) -> Reg {
+        let (a, m, c) = (self.packed(ty, a), self.packed(ty, m), self.packed(ty, c));
         let dst = self.b().reg_for(ty);
-        self.b().emit(Inst::Fma { ty, rnd: Rnd::Rn, dst, a: a.into(), b: m.into(), c: c.into() });
+        self.b().emit(Inst::Fma { ty, rnd: Rnd::Rn, dst, a, b: m, c });
         dst
+    }
+    /// `op.ty` on packed 16-bit pairs (`add`/`sub`/`mul`), immediates moved into registers.
+    fn op_pk(&mut self, op: BinOp, ty: Ty, a: impl Into<Operand>, c: impl Into<Operand>) -> Reg {
+        let (a, c) = (self.packed(ty, a), self.packed(ty, c));
+        self.b().bin(op, ty, a, c)
+    }
+    /// `x` as an operand of a `ty` instruction: integer immediates of packed 16-bit types become
+    /// a `mov.b32` into a register.
+    fn packed(&mut self, ty: Ty, x: impl Into<Operand>) -> Operand {
+        match (ty, x.into()) {
+            (Ty::F16x2 | Ty::Bf16x2 | Ty::F16 | Ty::Bf16, Operand::Imm(v)) => {
+                Operand::Reg(self.b().mov(Ty::B32, Operand::Imm(v)))
+            }
+            (_, x) => x,
+        }
     }
     /// `mov.b32 d, a` (also reinterprets between `.b32` and `.f32` registers).
     fn mov_as(&mut self, class: RegClass, a: impl Into<Operand>) -> Reg {
