@@ -55,6 +55,9 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     let spw = plan.k_steps() / plan.k_warps; // k16 steps per warp per stage
 
     let mut b = KernelBuilder::new(name, threads);
+    // One CTA per SM is enough for these tiles: let ptxas use the registers instead of spilling
+    // to fit more CTAs (it caps registers for occupancy on sm_86/sm_89 otherwise).
+    b.set_min_ctas_per_sm(1);
     let p: Vec<Reg> = MAIN_PARAMS
         .iter()
         .enumerate()

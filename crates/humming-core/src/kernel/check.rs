@@ -22,7 +22,7 @@ use crate::ir::Executor;
 use crate::rng::SplitMix64;
 use crate::pack::a16::PackedA16;
 use crate::quant::{ActGranularity, QuantConfig, quantize, quantize_act};
-use crate::reference::{act_values, dequantize, gemm_f64, round_to_out};
+use crate::reference::{act_values, dequantize, round_to_out};
 use crate::{ActFormat, OutFormat, Spec};
 
 /// What a check measured.
@@ -75,7 +75,6 @@ pub fn check_kernels<E: Executor>(
     let w = quantize(&wf, n, k, &cfg).map_err(|e| format!("quantize: {e}"))?;
     let af: Vec<f32> = (0..m * k).map(|_| rng.unit_f32() * 2.0).collect();
     let act = quantize_act(&af, m, k, spec.act(), ActGranularity::PerToken).map_err(|e| format!("act: {e}"))?;
-    let exact = gemm_f64(&act, &w).map_err(|e| e.to_string())?;
     let wd = dequantize(&w).map_err(|e| e.to_string())?;
     let ad = act_values(&act).map_err(|e| e.to_string())?;
     let gs = w.global() as f64;
@@ -105,16 +104,25 @@ pub fn check_kernels<E: Executor>(
         max_abs_err: 0.0,
         max_tol_frac: 0.0,
     };
-    for i in 0..m {
-        for j in 0..n {
-            let (mut p, mut sa) = (0f64, 0f64);
-            for kk in 0..k {
-                let a = ad[i * k + kk].abs();
-                // dequantize() includes the global scale; P is taken before it.
-                p += a * (wd[j * k + kk] / gs).abs();
-                sa += a;
-            }
-            let x = exact[i * n + j];
+    // Per element: the exact f64 sum x, P = sum |a w| (before the global scale) and sum |a|;
+    // rows in parallel (the GPU suite checks M x N x K up to 1024 x 4096 x 4096).
+    let rows = par_rows(m, |i| {
+        let a = &ad[i * k..(i + 1) * k];
+        (0..n)
+            .map(|j| {
+                let wr = &wd[j * k..(j + 1) * k];
+                let (mut x, mut p, mut sa) = (0f64, 0f64, 0f64);
+                for (&av, &wv) in a.iter().zip(wr) {
+                    x += av * wv;
+                    p += (av * wv).abs();
+                    sa += av.abs();
+                }
+                (x, p / gs, sa)
+            })
+            .collect::<Vec<_>>()
+    });
+    for (i, row) in rows.iter().enumerate() {
+        for (j, &(x, p, sa)) in row.iter().enumerate() {
             let want = round_to_out(x, spec.out()) as f64;
             let got_v = decode_out(got[i * n + j], spec.out());
             let e_sum = gs * (p * (u_b + acc) + sa * sub_b);
@@ -152,4 +160,22 @@ fn ulp_out(v: f64, out: OutFormat) -> f64 {
     };
     let e = if v > 0.0 { v.log2().floor() as i32 } else { e_min };
     2f64.powi(e.max(e_min) - man)
+}
+
+/// `f(i)` for every row `i < m`, on all cores when the work is large.
+fn par_rows<T: Send>(m: usize, f: impl Fn(usize) -> T + Sync) -> Vec<T> {
+    let threads = std::thread::available_parallelism().map_or(1, |t| t.get()).min(m).max(1);
+    if threads == 1 || m < 8 {
+        return (0..m).map(f).collect();
+    }
+    let chunk = m.div_ceil(threads);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let f = &f;
+                s.spawn(move || (t * chunk..((t + 1) * chunk).min(m)).map(f).collect::<Vec<T>>())
+            })
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().expect("reference thread")).collect()
+    })
 }

@@ -57,9 +57,14 @@ pub fn upload_weights<E: Executor>(ex: &mut E, p: &PackedA16) -> Result<DeviceWe
     })
 }
 
+/// Bytes of f32 workspace a launch with `split` K-splits needs (0 without a split).
+pub fn workspace_bytes(w: &DeviceWeights, m: usize, split: u32) -> usize {
+    if split > 1 { split as usize * m * w.packed_meta.layout.n_pad * 4 } else { 0 }
+}
+
 /// `out[m, n] = a[m, k] x W^T`: `a` holds `m * k` 16-bit activations, `out` room for `m * n`
 /// 16-bit outputs. `split` CTAs share K (1 = no split; >1 adds the reduce launch and an f32
-/// workspace of `split * m * n_pad`).
+/// workspace of [`workspace_bytes`], allocated here; see [`run_gemm_in`] to bring one).
 pub fn run_gemm<E: Executor>(
     ex: &mut E,
     kernels: &GemmKernels,
@@ -68,6 +73,24 @@ pub fn run_gemm<E: Executor>(
     out: DevPtr,
     m: usize,
     split: u32,
+) -> Result<(), GemmError<E::Error>> {
+    let bytes = workspace_bytes(w, m, split);
+    let ws = if bytes > 0 { Some(ex.alloc(bytes).map_err(GemmError::Exec)?) } else { None };
+    run_gemm_in(ex, kernels, w, a, out, m, split, ws)
+}
+
+/// [`run_gemm`] with a caller-provided workspace of at least [`workspace_bytes`] (required when
+/// `split > 1`).
+#[allow(clippy::too_many_arguments)]
+pub fn run_gemm_in<E: Executor>(
+    ex: &mut E,
+    kernels: &GemmKernels,
+    w: &DeviceWeights,
+    a: DevPtr,
+    out: DevPtr,
+    m: usize,
+    split: u32,
+    ws: Option<DevPtr>,
 ) -> Result<(), GemmError<E::Error>> {
     let meta = &w.packed_meta;
     let l = meta.layout;
@@ -91,12 +114,13 @@ pub fn run_gemm<E: Executor>(
     if l.k_pad as u32 % plan.bk != 0 {
         return Err(GemmError::Invalid(format!("padded K {} is not a multiple of the plan's bk {}", l.k_pad, plan.bk)));
     }
-    let split = split.clamp(1, stages.max(1));
-    let ws = if split > 1 {
-        Some(ex.alloc(split as usize * m * l.n_pad * 4).map_err(GemmError::Exec)?)
-    } else {
-        None
-    };
+    if split == 0 || split > stages.max(1) {
+        return Err(GemmError::Invalid(format!("split {split} out of 1..={} (K stages)", stages.max(1))));
+    }
+    if split > 1 && ws.is_none() {
+        return Err(GemmError::Invalid(format!("split {split} needs a workspace")));
+    }
+    let ws = if split > 1 { ws } else { None };
     let gs = if spec.global_scale() { meta.global_scale } else { 1.0 };
     let dims = LaunchDims {
         grid: ((l.n_pad as u32).div_ceil(plan.bn()), (m as u32).div_ceil(plan.bm()), split),

@@ -5,6 +5,7 @@
 
 pub mod a16;
 pub mod check;
+pub mod coverage;
 pub mod dequant;
 mod emit;
 pub mod launch;
@@ -82,8 +83,23 @@ pub fn configure(spec: &Spec, plan: &KernelPlan) -> Result<A16Config, KernelErro
 /// Generates the kernels of `spec` with `plan`.
 pub fn generate(spec: &Spec, plan: &KernelPlan) -> Result<GemmKernels, KernelError> {
     let config = configure(spec, plan)?;
-    let id = spec.id().replace('-', "_");
-    let main = a16::build_main(&format!("hm_{id}_{plan}"), &config);
+    let main = a16::build_main(&kernel_name(spec, plan), &config);
     let reduce = a16::build_reduce(&format!("hm_reduce_{}_{}", spec.out(), spec.global_scale() as u8), spec.out(), spec.global_scale());
     Ok(GemmKernels { spec: *spec, plan: *plan, config, main, reduce })
+}
+
+/// The entry name of the GEMM of `spec` with `plan`: everything that changes the code (formats,
+/// zero-point mode, global scale, output, target, plan) and nothing that does not (the group size
+/// is a launch argument, so specs that differ only in it share one kernel).
+pub fn kernel_name(spec: &Spec, plan: &KernelPlan) -> String {
+    format!(
+        "hm_a16_w{}_a{}_s{}_{}{}_o{}_{}_{plan}",
+        spec.weight(),
+        spec.act(),
+        spec.scale(),
+        if spec.zero_point() == ZeroPoint::Dynamic { "zpd" } else { "zpi" },
+        if spec.global_scale() { "_gs" } else { "" },
+        spec.out(),
+        spec.arch().name(),
+    )
 }

@@ -66,7 +66,7 @@ impl ScaleSource {
                 let v = b.lop3(top, 0x8000_8000u32, em, 0xEA);
                 let fix = self.act.pair_imm(2f32.powi(bias_t - bias_s));
                 match self.act {
-                    Act16::F16 => b.op(BinOp::Mul, Ty::F16x2, v, fix),
+                    Act16::F16 => b.op_pk(BinOp::Mul, Ty::F16x2, v, fix),
                     Act16::Bf16 => b.fma(Ty::Bf16x2, v, fix, 0x8000_8000u32),
                 }
             }
