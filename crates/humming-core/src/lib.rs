@@ -4,9 +4,11 @@
 pub mod arch;
 pub mod format;
 pub mod ir;
+pub mod kernel;
 pub mod pack;
 pub mod quant;
 pub mod reference;
+pub mod rng;
 pub mod scheme;
 pub mod spec;
 

@@ -26,6 +26,7 @@ pub struct KernelBuilder {
     shared: Vec<SharedDecl>,
     dynamic_shared: Option<u32>,
     block_threads: u32,
+    min_ctas_per_sm: Option<u32>,
     /// Stack of open blocks; the last is where statements go.
     blocks: Vec<Vec<Stmt>>,
     guard: Option<Guard>,
@@ -55,9 +56,15 @@ impl KernelBuilder {
             shared: Vec::new(),
             dynamic_shared: None,
             block_threads,
+            min_ctas_per_sm: None,
             blocks: vec![Vec::new()],
             guard: None,
         }
+    }
+
+    /// Sets `.minnctapersm` (see [`Kernel::min_ctas_per_sm`]).
+    pub fn set_min_ctas_per_sm(&mut self, n: u32) {
+        self.min_ctas_per_sm = Some(n);
     }
 
     /// A fresh register of class `class`.
@@ -479,6 +486,7 @@ impl KernelBuilder {
             shared: self.shared,
             dynamic_shared: self.dynamic_shared,
             block_threads: self.block_threads,
+            min_ctas_per_sm: self.min_ctas_per_sm,
             body: self.blocks.pop().expect("body"),
         }
     }

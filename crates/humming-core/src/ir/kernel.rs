@@ -63,6 +63,9 @@ pub struct Kernel {
     pub dynamic_shared: Option<u32>,
     /// Threads per CTA the kernel is written for (`.reqntid` / `.maxntid`), x only.
     pub block_threads: u32,
+    /// `.minnctapersm`: CTAs per multiprocessor the register allocator must leave room for.
+    /// `Some(1)` tells ptxas not to cap registers for occupancy (it otherwise may, and spill).
+    pub min_ctas_per_sm: Option<u32>,
     pub body: Vec<Stmt>,
 }
 

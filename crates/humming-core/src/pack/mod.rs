@@ -2,10 +2,12 @@
 //!
 //! [`bits`] is the plain, kernel-independent layout: codes of `bits` bits packed densely into
 //! a little-endian bit stream, with matrices packed row by row. It is the interchange format
-//! of the host side (checkpoints, tests); kernel-specific tile layouts are built from the
-//! logical codes, not from this stream.
+//! of the host side (checkpoints, tests); kernel-specific tile layouts ([`fragment`]) are built
+//! from the logical codes, not from this stream.
 
 pub mod bits;
+pub mod a16;
+pub mod fragment;
 
 pub use bits::{pack, pack_rows, packed_len, row_stride, unpack, unpack_rows};
 

@@ -185,7 +185,11 @@ pub(super) fn module(kernel: &Kernel, arch: Arch) -> Result<String, PtxError> {
         kernel.name,
         params.join(",\n")
     );
-    let _ = writeln!(m, ".reqntid {}, 1, 1\n{{", kernel.block_threads);
+    let _ = writeln!(m, ".reqntid {}, 1, 1", kernel.block_threads);
+    if let Some(n) = kernel.min_ctas_per_sm {
+        let _ = writeln!(m, ".minnctapersm {n}");
+    }
+    let _ = writeln!(m, "{{");
     for class in [
         RegClass::Pred,
         RegClass::B16,

@@ -1,0 +1,181 @@
+//! End-to-end check of a generated GEMM on any [`Executor`]: fresh random weights and
+//! activations, quantize, pack, upload, launch on a poisoned output, and compare EVERY element
+//! with the f64 reference.
+//!
+//! # Tolerance
+//! The kernel rounds each B value `w * s` once to the activation type (relative error at most
+//! `u_B` = 2^-11 for f16, 2^-8 for bf16, plus an absolute 2^-25 (f16) where it lands among
+//! subnormals), multiplies exactly in the tensor cores, accumulates in f32 (error at most
+//! `K * 2^-23` relative to `P = sum_k |a_k w_k s_k|`, a loose bound covering the MMA's internal
+//! accumulation and the split-K/k-warp sums), scales by the global scale in f32 and rounds once
+//! to the output. So, with `x` the exact f64 sum and `gs` the global scale,
+//!
+//! `|out - round(gs x)| <= gs * (P * (u_B + K * 2^-23) + sum_k |a_k| * sub_B) + ulp_out(|gs x| + that) `
+//!
+//! where `ulp_out(v)` is one unit in the last place of the output format at `v` (the two
+//! roundings to the output add at most half an ulp each). NaN never passes; the output buffer is
+//! poisoned with NaN bits before the launch, so an unwritten element fails.
+
+use super::launch::{GemmError, run_gemm, upload_weights};
+use super::{GemmKernels, KernelPlan, generate};
+use crate::ir::Executor;
+use crate::rng::SplitMix64;
+use crate::pack::a16::PackedA16;
+use crate::quant::{ActGranularity, QuantConfig, quantize, quantize_act};
+use crate::reference::{act_values, dequantize, round_to_out};
+use crate::{ActFormat, OutFormat, Spec};
+
+/// What a check measured.
+#[derive(Clone, Debug)]
+pub struct CheckReport {
+    pub kernel: String,
+    pub m: usize,
+    pub n: usize,
+    pub k: usize,
+    pub split: u32,
+    /// Largest |out - ref| over the elements.
+    pub max_abs_err: f64,
+    /// Largest error as a fraction of its element's tolerance (<= 1 passes).
+    pub max_tol_frac: f64,
+}
+
+/// Runs `spec` with `plan` at `m x n x k` on `ex` with `split` K-splits and checks every element.
+pub fn check_gemm<E: Executor>(
+    ex: &mut E,
+    spec: &Spec,
+    plan: &KernelPlan,
+    (m, n, k): (usize, usize, usize),
+    split: u32,
+    seed: u64,
+) -> Result<CheckReport, String> {
+    let kernels = generate(spec, plan).map_err(|e| e.to_string())?;
+    check_kernels(ex, &kernels, (m, n, k), split, seed)
+}
+
+/// [`check_gemm`] for kernels already generated.
+pub fn check_kernels<E: Executor>(
+    ex: &mut E,
+    kernels: &GemmKernels,
+    (m, n, k): (usize, usize, usize),
+    split: u32,
+    seed: u64,
+) -> Result<CheckReport, String> {
+    let spec = &kernels.spec;
+    let mut rng = SplitMix64::new(seed);
+    // Weights with a per-row magnitude spread, so scales differ across rows and groups.
+    let wf: Vec<f32> = (0..n * k)
+        .map(|i| {
+            let row = (i / k) as f32;
+            rng.unit_f32() * (0.25 + (row % 7.0) * 0.5)
+        })
+        .collect();
+    let cfg = QuantConfig::new(spec.weight(), spec.scale(), spec.group())
+        .with_zero_point(spec.zero_point())
+        .with_global_scale(spec.global_scale());
+    let w = quantize(&wf, n, k, &cfg).map_err(|e| format!("quantize: {e}"))?;
+    let af: Vec<f32> = (0..m * k).map(|_| rng.unit_f32() * 2.0).collect();
+    let act = quantize_act(&af, m, k, spec.act(), ActGranularity::PerToken).map_err(|e| format!("act: {e}"))?;
+    let wd = dequantize(&w).map_err(|e| e.to_string())?;
+    let ad = act_values(&act).map_err(|e| e.to_string())?;
+    let gs = w.global() as f64;
+
+    let packed = PackedA16::from_quantized(&w).map_err(|e| e.to_string())?;
+    let dev_w = upload_weights(ex, &packed).map_err(|e| e.to_string())?;
+    let a16: Vec<u16> = act.codes.iter().map(|&c| c as u16).collect();
+    let a_dev = ex.upload_new(&a16).map_err(|e| e.to_string())?;
+    let out_dev = ex.upload_new(&vec![0xFFFFu16; m * n]).map_err(|e| e.to_string())?;
+    run_gemm(ex, kernels, &dev_w, a_dev, out_dev, m, split).map_err(|e| match e {
+        GemmError::Invalid(s) => s,
+        GemmError::Exec(e) => format!("{}: {e}", ex.name()),
+    })?;
+    let got: Vec<u16> = ex.download_vec(out_dev, m * n).map_err(|e| e.to_string())?;
+
+    let (u_b, sub_b) = match spec.act() {
+        ActFormat::F16 => (2f64.powi(-11), 2f64.powi(-25)),
+        _ => (2f64.powi(-8), 2f64.powi(-134)),
+    };
+    let acc = k as f64 * 2f64.powi(-23);
+    let mut report = CheckReport {
+        kernel: kernels.main.name.clone(),
+        m,
+        n,
+        k,
+        split,
+        max_abs_err: 0.0,
+        max_tol_frac: 0.0,
+    };
+    // Per element: the exact f64 sum x, P = sum |a w| (before the global scale) and sum |a|;
+    // rows in parallel (the GPU suite checks M x N x K up to 1024 x 4096 x 4096).
+    let rows = par_rows(m, |i| {
+        let a = &ad[i * k..(i + 1) * k];
+        (0..n)
+            .map(|j| {
+                let wr = &wd[j * k..(j + 1) * k];
+                let (mut x, mut p, mut sa) = (0f64, 0f64, 0f64);
+                for (&av, &wv) in a.iter().zip(wr) {
+                    x += av * wv;
+                    p += (av * wv).abs();
+                    sa += av.abs();
+                }
+                (x, p / gs, sa)
+            })
+            .collect::<Vec<_>>()
+    });
+    for (i, row) in rows.iter().enumerate() {
+        for (j, &(x, p, sa)) in row.iter().enumerate() {
+            let want = round_to_out(x, spec.out()) as f64;
+            let got_v = decode_out(got[i * n + j], spec.out());
+            let e_sum = gs * (p * (u_b + acc) + sa * sub_b);
+            let tol = e_sum + ulp_out(x.abs() + e_sum, spec.out());
+            let err = (got_v - want).abs();
+            if got_v.is_nan() || err > tol {
+                return Err(format!(
+                    "{} at m={m} n={n} k={k} split={split}: element ({i}, {j}) = {got_v} (bits {:#06x}), reference {want} \
+                     (exact {x}), |err| {err:e} > tolerance {tol:e}",
+                    kernels.main.name,
+                    got[i * n + j]
+                ));
+            }
+            report.max_abs_err = report.max_abs_err.max(err);
+            if tol > 0.0 {
+                report.max_tol_frac = report.max_tol_frac.max(err / tol);
+            }
+        }
+    }
+    Ok(report)
+}
+
+fn decode_out(bits: u16, out: OutFormat) -> f64 {
+    match out {
+        OutFormat::F16 => half::f16::from_bits(bits).to_f64(),
+        OutFormat::Bf16 => half::bf16::from_bits(bits).to_f64(),
+    }
+}
+
+/// One ulp of the output format at magnitude `v` (the subnormal spacing below the normals).
+fn ulp_out(v: f64, out: OutFormat) -> f64 {
+    let (man, e_min) = match out {
+        OutFormat::F16 => (10, -14),
+        OutFormat::Bf16 => (7, -126),
+    };
+    let e = if v > 0.0 { v.log2().floor() as i32 } else { e_min };
+    2f64.powi(e.max(e_min) - man)
+}
+
+/// `f(i)` for every row `i < m`, on all cores when the work is large.
+fn par_rows<T: Send>(m: usize, f: impl Fn(usize) -> T + Sync) -> Vec<T> {
+    let threads = std::thread::available_parallelism().map_or(1, |t| t.get()).min(m).max(1);
+    if threads == 1 || m < 8 {
+        return (0..m).map(f).collect();
+    }
+    let chunk = m.div_ceil(threads);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let f = &f;
+                s.spawn(move || (t * chunk..((t + 1) * chunk).min(m)).map(f).collect::<Vec<T>>())
+            })
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().expect("reference thread")).collect()
+    })
+}

@@ -1,0 +1,210 @@
+//! Dequantizers: a lane's packed words of one (k16, n64) block -> its 16 B-fragment registers,
+//! zero point subtracted and group scale applied, in the activation's 16-bit type. No lookup
+//! tables: integers by the magic-number method, floats by re-aligning their bits.
+//!
+//! Pair `p = 2j + r` of the [`crate::pack::fragment`] layout becomes register `p`: n8 tile `j`,
+//! k half `r`; both halves of a register belong to the same column, so they share one scale and
+//! one zero point (`TileQuant` of tile `j`).
+
+use super::emit::Emit;
+use crate::format::FloatFormat;
+use crate::ir::builder::KernelBuilder;
+use crate::ir::{BinOp, Operand, Reg, RegClass, Ty};
+
+/// The 16-bit activation type the fragments are built in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Act16 {
+    F16,
+    Bf16,
+}
+
+impl Act16 {
+    /// Exponent bits and bias of the type.
+    pub fn exp_bias(self) -> (u32, i32) {
+        match self {
+            Act16::F16 => (5, 15),
+            Act16::Bf16 => (8, 127),
+        }
+    }
+
+    /// The packed pair type.
+    pub fn pair_ty(self) -> Ty {
+        match self {
+            Act16::F16 => Ty::F16x2,
+            Act16::Bf16 => Ty::Bf16x2,
+        }
+    }
+
+    /// Bits of the value `x` in this type (exact for the powers of two and small integers used).
+    pub fn bits_of(self, x: f32) -> u32 {
+        match self {
+            Act16::F16 => half::f16::from_f32(x).to_bits() as u32,
+            Act16::Bf16 => half::bf16::from_f32(x).to_bits() as u32,
+        }
+    }
+
+    /// `x` in both halves of a 32-bit immediate.
+    pub fn pair_imm(self, x: f32) -> u32 {
+        self.bits_of(x) * 0x0001_0001
+    }
+}
+
+/// Per n8 tile quantization parameters, as the dequantizer consumes them.
+#[derive(Clone, Copy, Debug)]
+pub struct TileQuant {
+    /// The group scale: a 16-bit pair (both halves equal) in the activation type, or an f32 for
+    /// [`Dequant::IntF32`].
+    pub scale: Reg,
+    /// The zero-point operand: for the magic paths the pair to subtract (`magic + z`, bf16
+    /// negated), for the f32 path `2^23 + z` as an f32 register. `None`: the implicit constant.
+    pub zero: Option<Reg>,
+}
+
+/// How weights are turned into 16-bit B fragments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dequant {
+    /// Unsigned kernel codes of `bits <= 7` (or any width for f16) OR-ed into the mantissa of
+    /// 1024.0 (f16) / 128.0 (bf16), minus `magic + zero point`, times the scale.
+    IntMagic { act: Act16, bits: u8, implicit_zero: Option<u32> },
+    /// 8-bit codes with bf16 activations (bf16 holds only 7 mantissa bits): each value OR-ed into
+    /// the mantissa of 2^23 in f32, minus `2^23 + zero`, times the f32 scale, packed to bf16x2 with
+    /// one rounding.
+    IntF32 { implicit_zero: Option<u32> },
+    /// Float codes re-aligned into the activation's exponent/mantissa fields, times
+    /// `2^(bias_act - bias_w)` (exact), times the scale.
+    FloatRealign { act: Act16, format: FloatFormat },
+}
+
+impl Dequant {
+    /// Weight width in bits.
+    pub fn bits(&self) -> u8 {
+        match *self {
+            Dequant::IntMagic { bits, .. } => bits,
+            Dequant::IntF32 { .. } => 8,
+            Dequant::FloatRealign { format, .. } => format.bits(),
+        }
+    }
+
+    /// Whether scales are consumed as f32 registers (else as 16-bit pairs).
+    pub fn f32_scales(&self) -> bool {
+        matches!(self, Dequant::IntF32 { .. })
+    }
+
+    /// The 16 fragment registers of one block from the lane's `bits` words.
+    pub fn fragment(&self, b: &mut KernelBuilder, words: &[Reg], tiles: &[TileQuant; 8]) -> Vec<Reg> {
+        (0..16)
+            .map(|p| {
+                let t = &tiles[p / 2];
+                match *self {
+                    Dequant::IntMagic { act, bits, implicit_zero } => {
+                        let x = field(b, words, bits, p, false);
+                        let magic: u32 = match act {
+                            Act16::F16 => 0x6400_6400,
+                            Act16::Bf16 => 0x4300_4300,
+                        };
+                        let mask = ((1u32 << bits) - 1) * 0x0001_0001;
+                        // (x & mask) | magic = magic + q in both halves.
+                        let v = b.lop3(x, mask, magic, 0xEA);
+                        let zero: Operand = match (t.zero, implicit_zero) {
+                            (Some(z), _) => z.into(),
+                            (None, Some(z)) => match act {
+                                Act16::F16 => ((0x6400 + z) * 0x0001_0001).into(),
+                                Act16::Bf16 => ((0xC300 + z) * 0x0001_0001).into(),
+                            },
+                            (None, None) => unreachable!("integer weights need a zero point"),
+                        };
+                        let centred = match act {
+                            Act16::F16 => b.op_pk(BinOp::Sub, Ty::F16x2, v, zero),
+                            // bf16 has no sub before sm_90: fma(v, 1, -(magic + z)).
+                            Act16::Bf16 => b.fma(Ty::Bf16x2, v, act.pair_imm(1.0), zero),
+                        };
+                        scale_pair(b, act, centred, t.scale)
+                    }
+                    Dequant::IntF32 { implicit_zero } => {
+                        let x = field(b, words, 8, p, false);
+                        let zero: Operand = match (t.zero, implicit_zero) {
+                            (Some(z), _) => z.into(),
+                            (None, Some(z)) => Operand::f32((1u32 << 23) as f32 + z as f32),
+                            (None, None) => unreachable!("integer weights need a zero point"),
+                        };
+                        let halves: Vec<Reg> = [0u32, 16]
+                            .iter()
+                            .map(|&sh| {
+                                let q = if sh == 0 { b.and32(x, 0xFFu32) } else { b.bfe(x, 16, 8) };
+                                let v = b.op(BinOp::Or, Ty::B32, q, 0x4B00_0000u32);
+                                let f = b.mov_as(RegClass::F32, v);
+                                let c = b.op(BinOp::Sub, Ty::F32, f, zero);
+                                b.op(BinOp::Mul, Ty::F32, c, t.scale)
+                            })
+                            .collect();
+                        let d = b.reg(RegClass::B32);
+                        b.emit(crate::ir::Inst::CvtPack {
+                            dst_ty: Ty::Bf16x2,
+                            satfinite: false,
+                            dst: d,
+                            hi: halves[1].into(),
+                            lo: halves[0].into(),
+                        });
+                        d
+                    }
+                    Dequant::FloatRealign { act, format } => {
+                        let bits = format.bits() as u32;
+                        // Code at the top of each half: sign at bit 15.
+                        let top = field(b, words, format.bits(), p, true);
+                        let (et, bias_t) = act.exp_bias();
+                        let e = format.exp_bits() as u32;
+                        let em_mask = ((1u32 << (bits - 1)) - 1) << (16 - bits);
+                        let em = b.and32(top, em_mask * 0x0001_0001);
+                        let em = b.shr32(em, et - e);
+                        // sign | em
+                        let v = b.lop3(top, 0x8000_8000u32, em, 0xEA);
+                        let shift = bias_t - format.bias();
+                        let fix = act.pair_imm(2f32.powi(shift));
+                        let exact = match act {
+                            Act16::F16 => b.op_pk(BinOp::Mul, Ty::F16x2, v, fix),
+                            Act16::Bf16 => b.fma(Ty::Bf16x2, v, fix, 0x8000_8000u32),
+                        };
+                        scale_pair(b, act, exact, t.scale)
+                    }
+                }
+            })
+            .collect()
+    }
+}
+
+/// `v * scale` rounded once in the activation type (bf16 through fma with -0, as there is no
+/// `mul.bf16x2` before sm_90).
+fn scale_pair(b: &mut KernelBuilder, act: Act16, v: Reg, scale: Reg) -> Reg {
+    match act {
+        Act16::F16 => b.op_pk(BinOp::Mul, Ty::F16x2, v, scale),
+        Act16::Bf16 => b.fma(Ty::Bf16x2, v, scale, 0x8000_8000u32),
+    }
+}
+
+/// The two values of pair `p` (width `bits`) in both halves of a register: at the bottom of each
+/// half (`top = false`, garbage above) or with their top bit at bit 15 of each half (`top = true`,
+/// garbage below). Values straddling two words are joined with a second shift and a `lop3`.
+fn field(b: &mut KernelBuilder, words: &[Reg], bits: u8, p: usize, top: bool) -> Reg {
+    let bits = bits as u32;
+    let start = p as u32 * bits;
+    let (w, o) = ((start / 16) as usize, start % 16);
+    if o + bits <= 16 {
+        if top {
+            let up = 16 - bits - o;
+            if up == 0 { words[w] } else { b.shl32(words[w], up) }
+        } else if o == 0 {
+            words[w]
+        } else {
+            b.shr32(words[w], o)
+        }
+    } else {
+        // Low part: bits o..16 of word w; high part: bits 0..(o+bits-16) of word w+1.
+        let lo_len = 16 - o;
+        let lo = b.shr32(words[w], o);
+        let hi = b.shl32(words[w + 1], lo_len);
+        let sel = ((1u32 << lo_len) - 1) * 0x0001_0001;
+        // (lo & sel) | (hi & ~sel): value at the bottom of each half.
+        let v = b.lop3(lo, hi, sel, 0xE4);
+        if top { b.shl32(v, 16 - bits) } else { v }
+    }
+}

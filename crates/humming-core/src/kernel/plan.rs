@@ -1,0 +1,163 @@
+//! [`KernelPlan`]: the tile shape and pipeline of a GEMM kernel, and the heuristic that picks one.
+//!
+//! A plan fixes the generated code (CTA tile, warp layout, stages); the split of K across CTAs
+//! is chosen per launch ([`KernelPlan::split_k_for`]) and does not change the code.
+
+use crate::Arch;
+use std::fmt;
+
+/// Tile shape and pipeline depth of one generated kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct KernelPlan {
+    /// m16 tiles per CTA: the CTA covers `16 * m_tiles` rows of M.
+    pub m_tiles: u32,
+    /// Warps side by side along N, each owning one 64-wide block: `BN = 64 * n_warps`.
+    pub n_warps: u32,
+    /// Warps sharing the k16 steps of a stage (their partial sums are reduced in shared memory).
+    pub k_warps: u32,
+    /// K per pipeline stage, a multiple of 64 (the packed layout's K granularity) and of
+    /// `16 * k_warps`.
+    pub bk: u32,
+    /// Pipeline stages in shared memory: >= 2 with cp.async (sm_80+); 1 = plain loads (sm_75).
+    pub stages: u32,
+}
+
+/// Why a plan cannot be generated for a target.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlanError {
+    #[error("plan {plan}: {reason}")]
+    Invalid { plan: String, reason: String },
+}
+
+impl KernelPlan {
+    /// Rows of M per CTA.
+    pub fn bm(&self) -> u32 {
+        16 * self.m_tiles
+    }
+
+    /// Columns of N per CTA.
+    pub fn bn(&self) -> u32 {
+        64 * self.n_warps
+    }
+
+    /// Threads per CTA.
+    pub fn threads(&self) -> u32 {
+        32 * self.n_warps * self.k_warps
+    }
+
+    /// k16 steps per stage.
+    pub fn k_steps(&self) -> u32 {
+        self.bk / 16
+    }
+
+    /// Shared memory of one stage for `bits`-bit weights and 16-bit activations: the A tile
+    /// (`bm x bk` halves) and the B tile (`bk x bn` codes).
+    pub fn stage_bytes(&self, bits: u8) -> u32 {
+        self.bm() * self.bk * 2 + self.bk * self.bn() * bits as u32 / 8
+    }
+
+    /// Shared memory of the k-warp reduction: one f32 accumulator set per extra k warp.
+    pub fn reduce_bytes(&self) -> u32 {
+        (self.k_warps - 1) * self.n_warps * 32 * self.m_tiles * 32 * 4
+    }
+
+    /// Dynamic shared memory the kernel needs.
+    pub fn smem_bytes(&self, bits: u8) -> u32 {
+        (self.stages * self.stage_bytes(bits)).max(self.reduce_bytes())
+    }
+
+    /// Checks the plan against the code generator's rules and the target's shared memory.
+    pub fn validate(&self, arch: Arch, bits: u8) -> Result<(), PlanError> {
+        let bad = |reason: String| Err(PlanError::Invalid { plan: self.to_string(), reason });
+        if !(1..=8).contains(&self.m_tiles) {
+            return bad(format!("m_tiles {} not in 1..=8", self.m_tiles));
+        }
+        if !(1..=8).contains(&self.n_warps) || !(1..=4).contains(&self.k_warps) {
+            return bad("n_warps must be 1..=8 and k_warps 1..=4".into());
+        }
+        if self.n_warps * self.k_warps > 16 {
+            return bad("at most 16 warps per CTA".into());
+        }
+        if self.bk % 64 != 0 || self.bk > 256 || self.k_steps() % self.k_warps != 0 {
+            return bad(format!("bk {} must be 64, 128 or 256 and split evenly over {} k warps", self.bk, self.k_warps));
+        }
+        let cp_async = arch >= Arch::Sm80;
+        if cp_async && !(2..=8).contains(&self.stages) {
+            return bad(format!("{} stages: cp.async pipelines take 2..=8", self.stages));
+        }
+        if !cp_async && self.stages != 1 {
+            return bad(format!("{arch} has no cp.async: plans for it use 1 stage"));
+        }
+        let limit = max_dynamic_smem(arch);
+        let need = self.smem_bytes(bits);
+        if need > limit {
+            return bad(format!("needs {need} bytes of shared memory, {arch} allows {limit}"));
+        }
+        Ok(())
+    }
+
+    /// The documented heuristic. `m` is the runtime M; `n_pad` the padded N of the packed weights.
+    ///
+    /// - M bucket: `m_tiles = ceil(M / 16)` up to 4 (BM <= 64); larger M tiles the grid along M.
+    /// - N: one warp per 64 columns, up to 4 warps (BN <= 256); fewer when N is small so that
+    ///   more CTAs exist.
+    /// - K: small M is bandwidth-bound and has little per-CTA work, so two k warps share each
+    ///   stage (more loads in flight per CTA); large M uses one.
+    /// - Stages: 4 with cp.async (3 when the tile is large), 1 on sm_75.
+    ///
+    /// Falls back to smaller tiles until the plan fits the target's shared memory.
+    pub fn choose(m: usize, n_pad: usize, arch: Arch, bits: u8) -> KernelPlan {
+        let m_tiles = (m.div_ceil(16)).clamp(1, 4) as u32;
+        let n_blocks = (n_pad / 64).max(1) as u32;
+        let n_warps = n_blocks.min(4);
+        let k_warps = if m <= 16 { 2 } else { 1 };
+        let stages = if arch >= Arch::Sm80 { if m_tiles >= 4 { 3 } else { 4 } } else { 1 };
+        let mut plan = KernelPlan { m_tiles, n_warps, k_warps, bk: 64 * k_warps.max(1), stages };
+        if plan.bk % (16 * plan.k_warps) != 0 {
+            plan.bk = 64;
+        }
+        while plan.validate(arch, bits).is_err() {
+            if plan.stages > 2 {
+                plan.stages -= 1;
+            } else if plan.bk > 64 {
+                plan.bk /= 2;
+            } else if plan.n_warps > 1 {
+                plan.n_warps /= 2;
+            } else if plan.m_tiles > 1 {
+                plan.m_tiles -= 1;
+            } else {
+                break;
+            }
+        }
+        plan
+    }
+
+    /// Splits of K across CTAs for a launch: enough CTAs to cover `sms` multiprocessors, with at
+    /// least 4 stages of K per split.
+    pub fn split_k_for(&self, m: usize, n_pad: usize, k_pad: usize, sms: u32) -> u32 {
+        let tiles = (n_pad as u32).div_ceil(self.bn()) * (m as u32).div_ceil(self.bm());
+        let stages = (k_pad as u32) / self.bk;
+        let want = sms.div_ceil(tiles.max(1));
+        want.min(stages / 4).max(1)
+    }
+}
+
+/// Largest dynamic shared memory per CTA the target allows (opt-in maximum).
+pub fn max_dynamic_smem(arch: Arch) -> u32 {
+    match arch {
+        Arch::Sm75 => 64 * 1024,
+        Arch::Sm80 => 163 * 1024,
+        Arch::Sm86 | Arch::Sm89 => 99 * 1024,
+        Arch::Sm90 | Arch::Sm90a => 227 * 1024,
+    }
+}
+
+impl fmt::Display for KernelPlan {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "m{}x16_n{}x64_k{}w_bk{}_s{}",
+            self.m_tiles, self.n_warps, self.k_warps, self.bk, self.stages
+        )
+    }
+}

@@ -1,0 +1,108 @@
+//! Group scales and zero points: loaded per (group, n64 block) from the permuted global tables
+//! ([`crate::pack::fragment::permute_group_values`]) and turned into the per-tile operands the
+//! dequantizer takes ([`TileQuant`]). Lane group `g` reads its 8 values (tiles `j = 0..8`) with
+//! one vector load.
+
+use super::dequant::{Act16, TileQuant};
+use super::emit::Emit;
+use crate::format::ScaleFormat;
+use crate::ir::builder::KernelBuilder;
+use crate::ir::{Addr, BinOp, Cmp, Operand, Reg, RegClass, Space, Ty};
+
+/// How scales (and dynamic zero points) reach the dequantizer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScaleSource {
+    pub format: ScaleFormat,
+    pub act: Act16,
+    /// Scales as f32 registers (the 8-bit bf16 path) instead of 16-bit pairs.
+    pub f32_scales: bool,
+    /// Dynamic zero points (8-bit codes, same grouping as the scales).
+    pub dynamic_zero: bool,
+}
+
+impl ScaleSource {
+    /// Bytes of one scale in global memory.
+    pub fn scale_bytes(&self) -> u32 {
+        match self.format {
+            ScaleFormat::F16 | ScaleFormat::Bf16 => 2,
+            _ => 1,
+        }
+    }
+
+    /// Loads the 8 tiles' scales and zero points at element index `idx` (= group * n_pad +
+    /// n64 block * 64 + g * 8) of the scale / zero tables.
+    pub fn load(&self, b: &mut KernelBuilder, scales: Reg, zeros: Reg, idx: Reg) -> [TileQuant; 8] {
+        let sb = self.scale_bytes();
+        let saddr = b.addr64(scales, idx, sb);
+        let words = b.ld_vec(Space::Global, Ty::B32, (8 * sb / 4) as usize, Addr::reg(saddr));
+        let scale: Vec<Reg> = (0..8).map(|j| self.scale_of(b, &words, j)).collect();
+        let zero: Vec<Option<Reg>> = if self.dynamic_zero {
+            let zaddr = b.addr64(zeros, idx, 1);
+            let zw = b.ld_vec(Space::Global, Ty::B32, 2, Addr::reg(zaddr));
+            (0..8).map(|j| Some(self.zero_of(b, &zw, j))).collect()
+        } else {
+            vec![None; 8]
+        };
+        std::array::from_fn(|j| TileQuant { scale: scale[j], zero: zero[j] })
+    }
+
+    /// Scale of tile `j` as the dequantizer wants it.
+    fn scale_of(&self, b: &mut KernelBuilder, words: &[Reg], j: usize) -> Reg {
+        let pair = match self.format {
+            ScaleFormat::F16 | ScaleFormat::Bf16 => {
+                // Word j/2 holds tiles (j & !1, j | 1) in its (lo, hi) halves: duplicate one half.
+                let sel = if j % 2 == 0 { 0x1010 } else { 0x3232 };
+                b.prmt(words[j / 2], 0u32, sel)
+            }
+            ScaleFormat::E4m3 | ScaleFormat::E5m2 => {
+                let (e, bias_s) = if self.format == ScaleFormat::E4m3 { (4u32, 7) } else { (5, 15) };
+                // Byte (j % 4) of word j / 4 into bits 8..16 of both halves, zeros below.
+                let byte = (j % 4) as u32;
+                let sel = (byte << 12) | (4 << 8) | (byte << 4) | 4;
+                let top = b.prmt(words[j / 4], 0u32, sel);
+                let (et, bias_t) = self.act.exp_bias();
+                let em = b.and32(top, 0x7F00_7F00u32);
+                let em = b.shr32(em, et - e);
+                let v = b.lop3(top, 0x8000_8000u32, em, 0xEA);
+                let fix = self.act.pair_imm(2f32.powi(bias_t - bias_s));
+                match self.act {
+                    Act16::F16 => b.op_pk(BinOp::Mul, Ty::F16x2, v, fix),
+                    Act16::Bf16 => b.fma(Ty::Bf16x2, v, fix, 0x8000_8000u32),
+                }
+            }
+            ScaleFormat::Ue8m0 => {
+                // 2^(e-127) as bf16: exponent field e; e = 0 is the subnormal 2^-127 (0x0040).
+                let e = b.bfe(words[j / 4], (j % 4) as u32 * 8, 8);
+                let v = b.shl32(e, 7);
+                let is_zero = b.setp(Cmp::Eq, Ty::U32, e, 0u32);
+                let v = b.selp(Ty::B32, 0x40u32, v, is_zero);
+                b.prmt(v, 0u32, 0x1010)
+            }
+        };
+        if self.f32_scales {
+            // bf16 in the low half -> f32: shift into the top half.
+            let lo = b.shl32(pair, 16);
+            b.mov_as(RegClass::F32, lo)
+        } else {
+            pair
+        }
+    }
+
+    /// Zero point of tile `j`: byte j of the 8 loaded bytes, as the dequantizer's operand.
+    fn zero_of(&self, b: &mut KernelBuilder, zw: &[Reg], j: usize) -> Reg {
+        let byte = (j % 4) as u32;
+        if self.f32_scales {
+            let z = b.bfe(zw[j / 4], byte * 8, 8);
+            let v = b.op(BinOp::Or, Ty::B32, z, 0x4B00_0000u32);
+            return b.mov_as(RegClass::F32, v);
+        }
+        // z in byte 0 and byte 2 (zeros in bytes 1 and 3), then OR the magic pair.
+        let sel = (4 << 12) | (byte << 8) | (4 << 4) | byte;
+        let z = b.prmt(zw[j / 4], 0u32, sel);
+        let magic: Operand = match self.act {
+            Act16::F16 => 0x6400_6400u32.into(),
+            Act16::Bf16 => 0xC300_C300u32.into(),
+        };
+        b.op(BinOp::Or, Ty::B32, z, magic)
+    }
+}

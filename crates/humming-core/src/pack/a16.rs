@@ -1,0 +1,76 @@
+//! [`PackedA16`]: quantized weights repacked for the 16-bit-activation kernels: fragment-ordered
+//! codes ([`super::fragment`]), scales and zero points permuted per 64-column block and padded
+//! to the layout, ready to upload.
+
+use super::fragment::{A16Layout, permute_group_values, repack_a16};
+use crate::quant::{QuantError, QuantizedWeights};
+use crate::{ScaleGroup, WeightFormat};
+
+/// Weights in the layout the A16 kernels read.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PackedA16 {
+    pub layout: A16Layout,
+    pub format: WeightFormat,
+    /// Fragment-ordered codes.
+    pub words: Vec<u32>,
+    /// Scale codes, `[k_pad / group][n_pad]` permuted, little-endian, 1 or 2 bytes each.
+    pub scales: Vec<u8>,
+    /// Dynamic zero points, same order as the scales, one byte each.
+    pub zeros: Option<Vec<u8>>,
+    /// The global scale (1 when the weights have none).
+    pub global_scale: f32,
+    /// `log2(group)`; 31 for per-channel scales (every k < 2^31 is in group 0).
+    pub group_shift: u32,
+}
+
+/// Why weights cannot be packed for the A16 kernels.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum PackA16Error {
+    #[error(transparent)]
+    Invalid(#[from] QuantError),
+    #[error("K = {k} is not a multiple of 8: activation rows must be 16-byte aligned")]
+    KAlignment { k: usize },
+}
+
+impl PackedA16 {
+    /// Repacks validated quantized weights.
+    pub fn from_quantized(w: &QuantizedWeights) -> Result<PackedA16, PackA16Error> {
+        w.validate()?;
+        if w.k % 8 != 0 {
+            return Err(PackA16Error::KAlignment { k: w.k });
+        }
+        let group = match w.group {
+            ScaleGroup::PerChannel => None,
+            ScaleGroup::Group(g) => Some(g as usize),
+        };
+        let bits = w.format.bits();
+        let layout = A16Layout::new(bits, w.n, w.k, group);
+        // Padding codes decode to zero (their activations are zero-filled anyway).
+        let pad_code = match w.format {
+            WeightFormat::UInt(b) | WeightFormat::SInt(b) => 1u8 << (b - 1),
+            WeightFormat::Float(_) => 0,
+        };
+        let words = repack_a16(&w.codes, &layout, w.format, pad_code);
+        let groups = w.groups_along_k();
+        let groups_pad = group.map_or(1, |g| layout.k_pad / g);
+        let one = w.scale_format.scalar().encode(1.0);
+        let mut perm = permute_group_values(&w.scales, w.n, groups, layout.n_pad, one);
+        perm.resize(groups_pad * layout.n_pad, one);
+        let sbytes = w.scale_format.bits() as usize / 8;
+        let scales = perm.iter().flat_map(|&c| c.to_le_bytes().into_iter().take(sbytes)).collect();
+        let zeros = w.zero_points.as_ref().map(|z| {
+            let mut p = permute_group_values(z, w.n, groups, layout.n_pad, 0u8);
+            p.resize(groups_pad * layout.n_pad, 0);
+            p
+        });
+        Ok(PackedA16 {
+            layout,
+            format: w.format,
+            words,
+            scales,
+            zeros,
+            global_scale: w.global(),
+            group_shift: group.map_or(31, |g| g.trailing_zeros()),
+        })
+    }
+}

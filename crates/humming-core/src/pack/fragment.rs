@@ -1,0 +1,215 @@
+//! The fragment-ordered weight layout of the 16-bit-activation kernels, and its inverse.
+//!
+//! `mma.sync.m16n8k16.row.col` (and two `m16n8k8` on sm_75) gives lane `l` (group `g = l / 4`,
+//! thread-in-group `t = l % 4`) the B values at column `n = 8j + g` of each n8 tile `j` and rows
+//! `k = 2t, 2t+1` (register 0) and `k = 2t+8, 2t+9` (register 1) of each k16 step. For one k16 step
+//! and one 64-wide block of N (8 n8 tiles), a lane therefore owns 32 weights: 16 register *pairs*
+//! `p = 2j + r` (`r` the register), each with a *lo* value (even k) and a *hi* value (odd k).
+//!
+//! Storage: those 32 codes take exactly `bits` 32-bit words per lane (no padding bits, whatever
+//! the width). The lo values form a stream of `16 * bits` bits laid over the low halves of the
+//! lane's words (stream bit `x` is bit `x % 16` of word `x / 16`), the hi values the same stream over
+//! the high halves. Pair `p` starts at stream bit `p * bits`; a value may straddle two words (widths
+//! 3, 5, 6, 7), which the kernel rebuilds with two shifts. Both values of a pair then come out of
+//! one register with a single shift and mask, already in the two halves of an `f16x2`/`bf16x2`.
+//!
+//! Global order: `[k16 step][n64 block][lane][word]`, so the weights of one k16 row of a CTA
+//! tile are contiguous (coalesced 16-byte copies), and a lane's words are contiguous (one vector
+//! shared-memory load).
+//!
+//! Codes are *kernel codes* ([`kernel_code`]): signed integers are stored offset-binary (sign bit
+//! flipped) so that the kernel's integer path only ever sees unsigned codes with a zero point.
+
+use crate::format::WeightFormat;
+
+/// Padding granularity of K in the packed layout (one k16 step times four, the smallest stage).
+pub const K_ALIGN: usize = 64;
+/// Padding granularity of N in the packed layout (one warp's n64 block).
+pub const N_ALIGN: usize = 64;
+
+/// Shape of a packed weight matrix in the A16 fragment layout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct A16Layout {
+    /// Weight width in bits (1..=8).
+    pub bits: u8,
+    /// Logical output channels.
+    pub n: usize,
+    /// Logical reduction length.
+    pub k: usize,
+    /// `n` rounded up to [`N_ALIGN`].
+    pub n_pad: usize,
+    /// `k` rounded up to [`K_ALIGN`] and to the scale group.
+    pub k_pad: usize,
+}
+
+impl A16Layout {
+    /// The layout of an `n x k` matrix of `bits`-bit codes whose scale groups are `group` long
+    /// along K (`None` = per channel).
+    pub fn new(bits: u8, n: usize, k: usize, group: Option<usize>) -> A16Layout {
+        assert!((1..=8).contains(&bits), "weight width {bits} out of 1..=8");
+        let kal = group.map_or(K_ALIGN, |g| g.max(K_ALIGN));
+        A16Layout { bits, n, k, n_pad: n.div_ceil(N_ALIGN) * N_ALIGN, k_pad: k.div_ceil(kal) * kal }
+    }
+
+    /// 32-bit words per lane per (k16, n64) block.
+    pub fn words_per_lane(&self) -> usize {
+        self.bits as usize
+    }
+
+    /// Bytes of one (k16, n64) block: 32 lanes x `bits` words.
+    pub fn block_bytes(&self) -> usize {
+        128 * self.bits as usize
+    }
+
+    /// Number of n64 blocks.
+    pub fn n_blocks(&self) -> usize {
+        self.n_pad / 64
+    }
+
+    /// Number of k16 steps.
+    pub fn k_steps(&self) -> usize {
+        self.k_pad / 16
+    }
+
+    /// Total 32-bit words of the packed matrix.
+    pub fn total_words(&self) -> usize {
+        self.k_steps() * self.n_blocks() * 32 * self.words_per_lane()
+    }
+
+    /// Where logical element `(n, k)` lives: (word index into the packed buffer, stream bit
+    /// offset inside the lane's words counted per half, half: 0 = lo, 1 = hi).
+    pub fn locate(&self, n: usize, k: usize) -> (usize, usize, usize) {
+        let (kb, kk) = (k / 16, k % 16);
+        let (nb, nn) = (n / 64, n % 64);
+        let (j, g) = (nn / 8, nn % 8);
+        let (r, kr) = (kk / 8, kk % 8);
+        let (t, half) = (kr / 2, kr % 2);
+        let lane = g * 4 + t;
+        let pair = 2 * j + r;
+        let lane_base = ((kb * self.n_blocks() + nb) * 32 + lane) * self.words_per_lane();
+        (lane_base, pair * self.bits as usize, half)
+    }
+}
+
+/// The code the kernel sees for a logical code of `format`: unsigned integers and floats
+/// unchanged, signed integers offset-binary (`code ^ 2^(bits-1)`), i.e. an unsigned code with
+/// zero point `2^(bits-1)`.
+pub fn kernel_code(format: WeightFormat, code: u8) -> u8 {
+    match format {
+        WeightFormat::SInt(b) => (code ^ (1 << (b - 1))) & ((1u16 << b) - 1) as u8,
+        _ => code,
+    }
+}
+
+/// Inverse of [`kernel_code`].
+pub fn logical_code(format: WeightFormat, kcode: u8) -> u8 {
+    kernel_code(format, kcode)
+}
+
+/// Repacks logical codes (`[n, k]` row-major, one per byte) into the fragment layout. Padding
+/// elements get `pad_code` (a kernel code; callers pass the code of the value zero).
+pub fn repack_a16(codes: &[u8], layout: &A16Layout, format: WeightFormat, pad_code: u8) -> Vec<u32> {
+    assert_eq!(codes.len(), layout.n * layout.k, "codes must be n*k");
+    let mut out = vec![0u32; layout.total_words()];
+    let bits = layout.bits as usize;
+    let mask = (1u32 << bits) - 1;
+    for n in 0..layout.n_pad {
+        for k in 0..layout.k_pad {
+            let c = if n < layout.n && k < layout.k { kernel_code(format, codes[n * layout.k + k]) } else { pad_code };
+            let c = c as u32 & mask;
+            let (base, bit, half) = layout.locate(n, k);
+            // The value's `bits` bits start at stream bit `bit`; stream bit x is bit x%16 of
+            // word x/16's half.
+            for i in 0..bits {
+                if c >> i & 1 == 1 {
+                    let x = bit + i;
+                    out[base + x / 16] |= 1 << (x % 16 + 16 * half);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Inverse of [`repack_a16`]: the logical codes of the `n x k` matrix (padding dropped).
+pub fn unpack_a16(words: &[u32], layout: &A16Layout, format: WeightFormat) -> Vec<u8> {
+    assert_eq!(words.len(), layout.total_words(), "packed length");
+    let bits = layout.bits as usize;
+    let mut codes = vec![0u8; layout.n * layout.k];
+    for n in 0..layout.n {
+        for k in 0..layout.k {
+            let (base, bit, half) = layout.locate(n, k);
+            let mut c = 0u8;
+            for i in 0..bits {
+                let x = bit + i;
+                if words[base + x / 16] >> (x % 16 + 16 * half) & 1 == 1 {
+                    c |= 1 << i;
+                }
+            }
+            codes[n * layout.k + k] = logical_code(format, c);
+        }
+    }
+    codes
+}
+
+/// Position of scale column `n` in the permuted scale row: inside each 64-column chunk, lane
+/// group `g` reads its 8 scales (n8 tiles `j = 0..8`, column `8j + g`) contiguously.
+pub fn scale_slot(n: usize) -> usize {
+    let (nb, nn) = (n / 64, n % 64);
+    let (j, g) = (nn / 8, nn % 8);
+    nb * 64 + g * 8 + j
+}
+
+/// Permutes per-(group, n) values (`[n, groups]` row-major, as quantizers produce them) into the
+/// kernel's `[groups][n_pad]` order with [`scale_slot`] inside each row; padding gets `pad`.
+pub fn permute_group_values<T: Copy>(values: &[T], n: usize, groups: usize, n_pad: usize, pad: T) -> Vec<T> {
+    assert_eq!(values.len(), n * groups, "values must be n*groups");
+    let mut out = vec![pad; groups * n_pad];
+    for col in 0..n {
+        for g in 0..groups {
+            out[g * n_pad + scale_slot(col)] = values[col * groups + g];
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_element_has_its_own_bits() {
+        for bits in 1..=8u8 {
+            let l = A16Layout::new(bits, 64, 16, None);
+            let mut seen = std::collections::HashSet::new();
+            for n in 0..64 {
+                for k in 0..16 {
+                    let (base, bit, half) = l.locate(n, k);
+                    for i in 0..bits as usize {
+                        assert!(seen.insert((base + (bit + i) / 16, (bit + i) % 16 + 16 * half)));
+                    }
+                }
+            }
+            assert_eq!(seen.len(), 32 * 32 * bits as usize, "bit-exact: no padding bits");
+        }
+    }
+
+    #[test]
+    fn lane_zero_owns_the_isa_fragment() {
+        let l = A16Layout::new(4, 64, 16, None);
+        // lane 0 = (g 0, t 0): k in {0, 1, 8, 9} of column 0 of tile 0 -> first word.
+        assert_eq!(l.locate(0, 0), (0, 0, 0));
+        assert_eq!(l.locate(0, 1), (0, 0, 1));
+        assert_eq!(l.locate(0, 8), (0, 4, 0));
+        assert_eq!(l.locate(8, 0), (0, 8, 0));
+        // lane 5 = (g 1, t 1): column 1, k 2.
+        assert_eq!(l.locate(1, 2), (5 * 4, 0, 0));
+    }
+
+    #[test]
+    fn scale_slots_are_a_permutation() {
+        let mut v: Vec<usize> = (0..128).map(scale_slot).collect();
+        v.sort();
+        assert_eq!(v, (0..128).collect::<Vec<_>>());
+    }
+}
