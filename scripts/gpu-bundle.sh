@@ -21,26 +21,24 @@ for line in sys.stdin:
         shutil.copy(m["executable"], sys.argv[1] + "/bin/" + t["name"])
         print("bundled test", t["name"])
 ' "$out"
-for ex in ${BUNDLE_EXAMPLES:-}; do
+for ex in ${BUNDLE_EXAMPLES:-sanitize_a16 bench_a16}; do
   cargo build --release --example "$ex" -q
   cp "target/release/examples/$ex" "$out/bin/example_$ex"; echo "bundled example $ex"
 done
 cat > "$out/run.sh" <<'RUN'
 #!/usr/bin/env bash
-# Runs every bundled GPU binary; non-zero exit if any fails.
+# Runs every bundled GPU test binary; non-zero exit if any fails. (Examples are run by
+# scripts/device-session.sh.)
 set -uo pipefail
 cd "$(dirname "$0")"
 log=${OUT:-.}
 export HUMMING_REQUIRE_GPU=1
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
 fail=0
-for b in bin/*; do
+for b in bin/gpu_*; do
   name=$(basename "$b")
   echo "=== $name"
-  case "$name" in
-    example_*) "$b" 2>&1 | tee "$log/$name.log" ;;
-    *) "$b" --test-threads=1 --nocapture 2>&1 | tee "$log/$name.log" ;;
-  esac
+  "$b" --test-threads=1 --nocapture 2>&1 | tee "$log/$name.log"
   rc=${PIPESTATUS[0]}
   if [ "$rc" -ne 0 ]; then echo "FAILED: $name (exit $rc)"; fail=1; fi
 done

@@ -150,10 +150,23 @@ fn check(cfg: &QuantConfig, w: &[f32], n: usize, k: usize) -> Result<usize, Test
     let uint1_implicit = cfg.weight == WeightFormat::UInt(1) && !dynamic;
 
     if let Some(g) = q.global_scale {
-        // The global scale: the next f32 at or above (largest ideal scale) / max(scale format).
+        // The global scale: the next f32 at or above (largest ideal scale) / cap, where the cap
+        // is max(scale format) but at most the largest power of two c with c * wmax <= 65504.
         let blocks = w.chunks(k).flat_map(|row| row.chunks(glen));
         let max_ideal = blocks.map(|b| ideal_scale(cfg, b)).fold(0.0, f64::max);
-        let exact = max_ideal / f64::from(sf.max_finite());
+        let wmax = match (cfg.weight, cfg.zero_point) {
+            (WeightFormat::UInt(b), ZeroPoint::Dynamic) => f64::from((1u32 << b) - 1),
+            (WeightFormat::UInt(b) | WeightFormat::SInt(b), _) => f64::from(1u32 << (b - 1)),
+            (WeightFormat::Float(f), _) => f64::from(f.max_finite()),
+        };
+        let range = if wmax <= 65504.0 { 65504.0 } else { f64::from(half::bf16::MAX) };
+        let mut cap = 2f64.powi(-200);
+        while cap * 2.0 * wmax <= range {
+            cap *= 2.0;
+        }
+        let cap = cap.min(f64::from(sf.max_finite()));
+        prop_assert!(cap * wmax <= range);
+        let exact = max_ideal / cap;
         prop_assert!(f64::from(g) >= exact, "global {g} < {exact}");
         prop_assert!(
             f64::from(f32::from_bits(g.to_bits() - 1)) < exact,

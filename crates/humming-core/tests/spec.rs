@@ -128,6 +128,10 @@ fn expected_blame(p: &SpecParts) -> BTreeSet<SpecField> {
     if p.scale == ScaleFormat::Ue8m0 && p.act == A::F16 {
         blame.insert(SpecField::Scale);
     }
+    // 9. no global scale over ue8m0 block scales.
+    if p.global_scale && p.scale == ScaleFormat::Ue8m0 {
+        blame.insert(SpecField::GlobalScale);
+    }
     // 7. 16-bit scales only of the 16-bit activation's own type.
     if matches!((p.scale, p.act), (ScaleFormat::Bf16, A::F16) | (ScaleFormat::F16, A::Bf16)) {
         blame.insert(SpecField::Scale);
@@ -713,10 +717,15 @@ proptest! {
 
     /// Rule 9: the global scale never makes a valid spec invalid.
     #[test]
-    fn global_scale_never_invalidates(i in any::<prop::sample::Index>()) {
+    fn global_scale_invalidates_only_mx(i in any::<prop::sample::Index>()) {
         let valid = accepted()[i.index(accepted().len())].parts();
         for (q, _) in variants(valid, SpecField::GlobalScale) {
-            prop_assert!(Spec::new(q).is_ok(), "{}", q.id());
+            if q.global_scale && q.scale == ScaleFormat::Ue8m0 {
+                let errors = Spec::new(q).unwrap_err();
+                prop_assert_eq!(errors.errors(), &[SpecError::GlobalScaleWithUe8m0][..]);
+            } else {
+                prop_assert!(Spec::new(q).is_ok(), "{}", q.id());
+            }
         }
     }
 

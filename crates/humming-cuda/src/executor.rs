@@ -21,8 +21,11 @@ pub struct GpuExecutor {
     target: Arch,
     /// Live allocations: base address -> size.
     allocs: HashMap<u64, usize>,
-    /// Loaded modules by PTX text (the cache key is the kernel's full identity).
-    modules: HashMap<String, Module>,
+    /// Loaded modules by (kernel name, target): a kernel's name identifies its code (generated
+    /// names encode everything that changes it), so the PTX is printed once per name.
+    modules: HashMap<(String, Arch), Module>,
+    /// Synchronize (and so surface errors) after every launch; off for timing.
+    sync: bool,
 }
 
 impl GpuExecutor {
@@ -31,7 +34,7 @@ impl GpuExecutor {
         if !target.runs_on(gpu.compute_capability()) {
             return Err(GpuError::ArchMismatch { arch: target, cc: gpu.compute_capability() });
         }
-        Ok(GpuExecutor { gpu, target, allocs: HashMap::new(), modules: HashMap::new() })
+        Ok(GpuExecutor { gpu, target, allocs: HashMap::new(), modules: HashMap::new(), sync: true })
     }
 
     /// Changes the PTX target for later launches.
@@ -41,6 +44,27 @@ impl GpuExecutor {
         }
         self.target = target;
         Ok(())
+    }
+
+    /// Whether launches wait for completion (default). Timing loops turn it off and call
+    /// [`GpuExecutor::synchronize`] themselves.
+    pub fn set_sync(&mut self, sync: bool) {
+        self.sync = sync;
+    }
+
+    /// Waits for every launch so far; reports any asynchronous error.
+    pub fn synchronize(&self) -> Result<(), GpuError> {
+        // SAFETY: plain driver call.
+        check("cuCtxSynchronize", unsafe { cu::cuCtxSynchronize() })
+    }
+
+    /// Frees an allocation made by [`Executor::alloc`].
+    pub fn free(&mut self, p: DevPtr) -> Result<(), GpuError> {
+        if self.allocs.remove(&p.0).is_none() {
+            return Err(GpuError::BadPointer { addr: p.0, len: 0 });
+        }
+        // SAFETY: the pointer came from cuMemAlloc and is freed once (removed from the map).
+        check("cuMemFree", unsafe { cu::cuMemFree_v2(p.0) })
     }
 
     /// The device.
@@ -117,12 +141,13 @@ impl Executor for GpuExecutor {
             });
         }
         self.gpu.make_current()?;
-        let ptx = humming_core::ir::ptx::print(kernel, self.target)?;
-        if !self.modules.contains_key(&ptx) {
+        let key = (kernel.name.clone(), self.target);
+        if !self.modules.contains_key(&key) {
+            let ptx = humming_core::ir::ptx::print(kernel, self.target)?;
             let m = Module::load_ptx(&ptx, &kernel.name)?;
-            self.modules.insert(ptx.clone(), m);
+            self.modules.insert(key.clone(), m);
         }
-        let f = self.modules[&ptx].function(&kernel.name)?;
+        let f = self.modules[&key].function(&kernel.name)?;
         if dims.dynamic_shared_bytes > 48 * 1024 {
             // SAFETY: valid function handle.
             check("cuFuncSetAttribute", unsafe {
@@ -167,7 +192,9 @@ impl Executor for GpuExecutor {
                     std::ptr::null_mut(),
                 ),
             )?;
-            check("cuCtxSynchronize", cu::cuCtxSynchronize())?;
+            if self.sync {
+                check("cuCtxSynchronize", cu::cuCtxSynchronize())?;
+            }
         }
         Ok(())
     }

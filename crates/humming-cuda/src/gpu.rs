@@ -69,6 +69,23 @@ impl Gpu {
         Arch::ALL.into_iter().filter(|a| *a != Arch::Sm90a && a.runs_on(self.cc)).max()
     }
 
+    /// Number of multiprocessors.
+    pub fn sm_count(&self) -> Result<u32, GpuError> {
+        self.attribute(cu::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+    }
+
+    /// L2 cache size in bytes.
+    pub fn l2_bytes(&self) -> Result<u32, GpuError> {
+        self.attribute(cu::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE)
+    }
+
+    fn attribute(&self, a: cu::CUdevice_attribute) -> Result<u32, GpuError> {
+        let mut v = 0;
+        // SAFETY: writes one int.
+        check("cuDeviceGetAttribute", unsafe { cu::cuDeviceGetAttribute(&mut v, a, self.device) })?;
+        Ok(v as u32)
+    }
+
     /// Raw device handle.
     pub fn raw_device(&self) -> cu::CUdevice {
         self.device

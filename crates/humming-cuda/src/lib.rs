@@ -8,6 +8,7 @@ pub mod executor;
 pub mod gpu;
 pub mod module;
 pub mod testing;
+pub mod timer;
 
 pub use cust;
 pub use driver::driver_version;
@@ -15,3 +16,4 @@ pub use error::GpuError;
 pub use executor::GpuExecutor;
 pub use gpu::Gpu;
 pub use module::Module;
+pub use timer::EventTimer;

@@ -33,7 +33,7 @@ pub fn quantize(
         .collect();
     let global = cfg
         .global_scale
-        .then(|| global_scale(&ideal, cfg.scale.scalar()));
+        .then(|| global_scale(&ideal, block_scale_cap(cfg)));
     let global64 = global.map_or(1.0, f64::from);
 
     let sfmt = cfg.scale.scalar();
@@ -71,15 +71,31 @@ pub fn quantize(
     Ok(q)
 }
 
-/// The global scale: the largest ideal block scale over the largest value of the scale format,
-/// rounded up to an `f32` (so that no block scale saturates); 1 for an all-zero matrix.
-fn global_scale(ideal: &[f64], scale: Scalar) -> f32 {
+/// The global scale: the largest ideal block scale over [`block_scale_cap`], rounded up to an
+/// `f32` (so that no block scale exceeds the cap); 1 for an all-zero matrix.
+fn global_scale(ideal: &[f64], cap: f64) -> f32 {
     let max = ideal.iter().copied().fold(0.0, f64::max);
-    if max > 0.0 {
-        round_up_f32(max / f64::from(scale.max_finite()))
-    } else {
-        1.0
-    }
+    if max > 0.0 { round_up_f32(max / cap) } else { 1.0 }
+}
+
+/// The largest block scale stored next to a global scale: the scale format's largest value,
+/// but at most the largest power of two `c` with `c * wmax <= 65504` (f16's largest value;
+/// bf16's for the formats whose own range exceeds f16's),
+/// where `wmax` is the largest magnitude a code of the weight format can feed the mma
+/// (`2^(b-1)` for integers with the implicit zero point, `2^b - 1` with a dynamic one,
+/// `max_finite` for floats). The 16-bit-activation kernels apply block scales in the
+/// activation's precision and the global scale in f32 afterwards, so this keeps every
+/// dequantized value finite in f16. NVFP4 (e2m1, e4m3 scales) is unaffected: 448 * 6 fits.
+pub fn block_scale_cap(cfg: &QuantConfig) -> f64 {
+    let wmax = match (cfg.weight, cfg.zero_point) {
+        (WeightFormat::UInt(b), ZeroPoint::Dynamic) => f64::from((1u32 << b) - 1),
+        (WeightFormat::UInt(b) | WeightFormat::SInt(b), _) => f64::from(1u32 << (b - 1)),
+        (WeightFormat::Float(f), _) => f64::from(f.max_finite()),
+    };
+    // Formats beyond f16's range only run with bf16 activations: bound by bf16's range then.
+    let range = if wmax <= 65504.0 { 65504.0 } else { f64::from(half::bf16::MAX) };
+    let pow2 = 2f64.powi((range / wmax).log2().floor() as i32);
+    f64::from(cfg.scale.scalar().max_finite()).min(pow2)
 }
 
 /// How one group's codes follow from its values and its stored scale.

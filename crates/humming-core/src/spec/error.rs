@@ -115,6 +115,8 @@ pub enum SpecError {
     FloatWeightExceedsAct { weight: FloatFormat, act: ActFormat },
     /// Rule 7: ue8m0 scales with activations that apply scales in f16.
     Ue8m0ScaleNeedsWideAct { act: ActFormat },
+    /// Rule 9: a global scale over ue8m0 (MX) block scales.
+    GlobalScaleWithUe8m0,
     /// Rule 7: a 16-bit scale of the other 16-bit type than the 16-bit activation
     /// (f16 scales with bf16 activations or the reverse).
     ScaleMixes16Bit { scale: ScaleFormat, act: ActFormat },
@@ -136,6 +138,7 @@ impl SpecError {
                 SpecField::Scale
             }
             SpecError::OutNeedsArch { .. } => SpecField::Out,
+            SpecError::GlobalScaleWithUe8m0 => SpecField::GlobalScale,
             SpecError::DynamicZeroPointNeedsUInt { .. }
             | SpecError::ZeroPointRangeExceedsAct { .. } => SpecField::ZeroPoint,
         }
@@ -167,6 +170,7 @@ impl SpecError {
                 }
             }
             SpecError::Ue8m0ScaleNeedsWideAct { .. } | SpecError::ScaleMixes16Bit { .. } => 7,
+            SpecError::GlobalScaleWithUe8m0 => 9,
         }
     }
 }

@@ -213,6 +213,12 @@ impl fmt::Display for SpecError {
                  or scale = e4m3/f16 (quantized activations int8/int4/e4m3/e5m2 apply scales in f32 and \
                  also take ue8m0)"
             ),
+            SpecError::GlobalScaleWithUe8m0 => write!(
+                f,
+                "global_scale cannot be used with scale = ue8m0: MX block scales are powers of two that \
+                 carry the whole range themselves (OCP MX defines no tensor scale); use global_scale = false, \
+                 or scale = e4m3 with a global scale (NVFP4 style)"
+            ),
             SpecError::ScaleMixes16Bit { scale, act } => write!(
                 f,
                 "scale {scale} cannot be used with act {act}: 16-bit activations apply the group scales to the \

@@ -27,13 +27,13 @@
 //! | 7 | scale ue8m0 not with act f16 | ue8m0 spans 2^-127..2^127, beyond f16; bf16 and quantized activations (scales applied in f32) hold it | `Ue8m0ScaleNeedsWideAct` (scale) |
 //! | 7 | scale f16 not with act bf16, scale bf16 not with act f16 | 16-bit activations apply group scales in their own precision; converting the scale would round it before the product | `ScaleMixes16Bit` (scale) |
 //! | 8 | scale e4m3/e5m2 with any activation | decoded in registers | — |
-//! | 9 | global scale with any combination | one f32 factor in the epilogue | — |
+//! | 9 | global scale with any block-scale format but ue8m0 | one f32 factor in the epilogue; MX (ue8m0) block scales are powers of two that carry the range themselves, and OCP MX defines no tensor scale | `GlobalScaleWithUe8m0` (global_scale) |
 //! | 10 | out is f16 or bf16 | enforced by [`OutFormat`] | — |
 //!
 //! A malformed group (rule 1, first row) is reported once, without the k-step row. Rules 4 and 5
 //! for integer weights are one check: the weight's values must lie in the run of integers that
 //! the activation type holds exactly; for 16-bit activations that check always passes.
-//! No rule blames `global_scale` or `arch`: a format that needs a newer target is blamed, and the
+//! No rule blames `arch`: a format that needs a newer target is blamed, and the
 //! message lists both the targets and the formats that would do.
 
 mod error;

@@ -281,6 +281,9 @@ fn ue8m0_scale(p: &SpecParts, out: &mut Vec<SpecError>) {
     if p.scale == ScaleFormat::Ue8m0 && p.act == ActFormat::F16 {
         out.push(SpecError::Ue8m0ScaleNeedsWideAct { act: p.act });
     }
+    if p.global_scale && p.scale == ScaleFormat::Ue8m0 {
+        out.push(SpecError::GlobalScaleWithUe8m0);
+    }
     let mixed = matches!(
         (p.scale, p.act),
         (ScaleFormat::Bf16, ActFormat::F16) | (ScaleFormat::F16, ActFormat::Bf16)
