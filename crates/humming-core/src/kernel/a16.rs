@@ -107,8 +107,10 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
         let c = b.and32(i, cpr_a - 1);
         let grow = b.add_u32(m0, row);
         let mut ok = b.setp(Cmp::Lt, Ty::U32, grow, pm);
-        if total_a % threads != 0 {
-            let inb = b.setp(Cmp::Lt, Ty::U32, i, total_a);
+        // Chunks past the tile (when threads do not divide it) must not be issued at all: a
+        // zero-filled copy would still write its destination, which lies in the next region.
+        let inb = (total_a % threads != 0).then(|| b.setp(Cmp::Lt, Ty::U32, i, total_a));
+        if let Some(inb) = inb {
             ok = b.and_pred(ok, inb);
         }
         let rowc = b.selp(Ty::U32, grow, 0u32, ok);
@@ -120,7 +122,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
         let sw = b.shl32(sw, 4);
         let dst = b.mad_u32(row, bk * 2, sw);
         let dst = b.add_u32(dst, 0u32);
-        a_chunks.push((gbase, dst, ok, c8));
+        a_chunks.push((gbase, dst, ok, c8, inb));
     }
     let cpr_b = bn * bits / 8; // 16-byte chunks per k16 row of the B tile
     let total_b = (bk / 16) * cpr_b;
@@ -135,8 +137,8 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
         let c16 = b.shl32(c, 4);
         let off = b.add_u32(nb0_bytes, c16);
         let mut ok = b.setp(Cmp::Lt, Ty::U32, off, row_bytes);
-        if total_b % threads != 0 {
-            let inb = b.setp(Cmp::Lt, Ty::U32, i, total_b);
+        let inb = (total_b % threads != 0).then(|| b.setp(Cmp::Lt, Ty::U32, i, total_b));
+        if let Some(inb) = inb {
             ok = b.and_pred(ok, inb);
         }
         let goff = b.mad_u32(row, row_bytes, off);
@@ -144,27 +146,31 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
         let gbase = b.addr64(pb, goff, 1u32);
         let dst = b.mad_u32(row, 2 * bn * bits, c16);
         let dst = b.add_u32(dst, a_bytes);
-        b_chunks.push((gbase, dst, ok));
+        b_chunks.push((gbase, dst, ok, inb));
     }
 
     let load_stage = |b: &mut KernelBuilder, st: Reg, buf: Reg| {
         let sbase = b.mad_u32(buf, stage_bytes, smem_base);
         let k0 = b.mul_u32(st, bk);
         let k0_bytes = b.shl32(k0, 1);
-        for &(gbase, dst, ok, c8) in &a_chunks {
+        let issue = |b: &mut KernelBuilder, inb: Option<Reg>, d: Reg, src: Reg, valid: Reg| match inb {
+            Some(p) => b.guarded(p, false, |b| loader.chunk(b, d, src, valid)),
+            None => loader.chunk(b, d, src, valid),
+        };
+        for &(gbase, dst, ok, c8, inb) in &a_chunks {
             let gk = b.add_u32(k0, c8);
             let kin = b.setp(Cmp::Lt, Ty::U32, gk, pk);
             let valid = b.and_pred(ok, kin);
             let src = b.addr64(gbase, k0_bytes, 1u32);
             let src = b.selp(Ty::B64, src, pa, valid);
             let d = b.add_u32(sbase, dst);
-            loader.chunk(b, d, src, valid);
+            issue(b, inb, d, src, valid);
         }
-        for &(gbase, dst, ok) in &b_chunks {
+        for &(gbase, dst, ok, inb) in &b_chunks {
             let src = b.addr64(gbase, st, b_stage_stride);
             let src = b.selp(Ty::B64, src, pb, ok);
             let d = b.add_u32(sbase, dst);
-            loader.chunk(b, d, src, ok);
+            issue(b, inb, d, src, ok);
         }
     };
 

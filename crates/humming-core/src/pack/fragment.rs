@@ -213,3 +213,29 @@ mod tests {
         assert_eq!(v, (0..128).collect::<Vec<_>>());
     }
 }
+
+#[cfg(test)]
+mod round_trip {
+    use super::*;
+    use crate::format::FloatFormat;
+    use crate::rng::SplitMix64;
+
+    /// repack -> unpack gives back every code, for every width, signedness and ragged shape.
+    #[test]
+    fn repack_unpack_round_trips_every_width() {
+        let mut rng = SplitMix64::new(3);
+        let mut formats: Vec<WeightFormat> = (1..=8).map(WeightFormat::UInt).collect();
+        formats.extend((2..=8).map(WeightFormat::SInt));
+        formats.extend([FloatFormat::E2M1, FloatFormat::E4M3, FloatFormat::E3M2].map(WeightFormat::Float));
+        for format in formats {
+            let bits = format.bits();
+            for (n, k) in [(1, 8), (64, 16), (70, 72), (200, 136)] {
+                let codes: Vec<u8> = (0..n * k).map(|_| rng.below(1 << bits) as u8).collect();
+                let layout = A16Layout::new(bits, n, k, Some(32));
+                let words = repack_a16(&codes, &layout, format, 0);
+                assert_eq!(words.len(), layout.total_words());
+                assert_eq!(unpack_a16(&words, &layout, format), codes, "{format} {n}x{k}");
+            }
+        }
+    }
+}

@@ -3,7 +3,7 @@
 
 use super::grid::{Grid, round_up_code, round_up_f32};
 use super::{QuantConfig, QuantError, QuantizedWeights, check_finite, check_shape};
-use crate::{Scalar, WeightFormat, ZeroPoint};
+use crate::{WeightFormat, ZeroPoint};
 
 /// Quantizes the row-major `[n, k]` matrix `w` as `cfg` says.
 ///

@@ -1,0 +1,42 @@
+//! Plans are values: the same specs under many plans (tile M, warps along N and K, stage K,
+//! pipeline depth, K splits) on the emulator, against the f64 reference.
+
+use humming_core::ir::emu::Emulator;
+use humming_core::kernel::KernelPlan;
+use humming_core::kernel::check::check_gemm;
+use humming_core::*;
+
+#[test]
+fn plan_sweep_on_emulator() {
+    let specs: Vec<Spec> = [("u4", ActFormat::F16, Arch::Sm80), ("u3", ActFormat::Bf16, Arch::Sm90), ("e2m1", ActFormat::Bf16, Arch::Sm86), ("u4", ActFormat::F16, Arch::Sm75)]
+        .into_iter()
+        .map(|(w, act, arch)| {
+            let mut p = SpecParts::new(WeightFormat::parse(w).unwrap(), act);
+            p.arch = arch;
+            p.zero_point = if w.starts_with('u') { ZeroPoint::Dynamic } else { ZeroPoint::Implicit };
+            Spec::new(p).unwrap()
+        })
+        .collect();
+    let mut ran = 0;
+    for spec in &specs {
+        for m_tiles in [1, 2, 4] {
+            for (n_warps, k_warps) in [(1, 1), (2, 2), (4, 1), (1, 4)] {
+                for bk in [64, 128, 256] {
+                    let stages = if spec.arch() >= Arch::Sm80 { [2, 3, 4][ran % 3] } else { 1 };
+                    let plan = KernelPlan { m_tiles, n_warps, k_warps, bk, stages };
+                    if plan.validate(spec.arch(), spec.weight().bits()).is_err() {
+                        continue;
+                    }
+                    let m = 16 * m_tiles as usize - 3;
+                    let split = 1 + (ran % 2) as u32;
+                    let mut ex = Emulator::new();
+                    check_gemm(&mut ex, spec, &plan, (m, 136, 512), split, ran as u64)
+                        .unwrap_or_else(|e| panic!("{plan}: {e}"));
+                    ran += 1;
+                }
+            }
+        }
+    }
+    println!("{ran} (spec, plan) pairs checked on the emulator");
+    assert!(ran >= 100);
+}
