@@ -79,22 +79,23 @@ fn global_scale(ideal: &[f64], cap: f64) -> f32 {
 }
 
 /// The largest block scale stored next to a global scale: the scale format's largest value,
-/// but at most the largest power of two `c` with `c * wmax <= 65504` (f16's largest value;
-/// bf16's for the formats whose own range exceeds f16's),
+/// but at most the largest power of two `c` (possibly below 1) with `c * wmax <= 65504`
+/// (f16's largest value),
 /// where `wmax` is the largest magnitude a code of the weight format can feed the mma
 /// (`2^(b-1)` for integers with the implicit zero point, `2^b - 1` with a dynamic one,
 /// `max_finite` for floats). The 16-bit-activation kernels apply block scales in the
 /// activation's precision and the global scale in f32 afterwards, so this keeps every
-/// dequantized value finite in f16. NVFP4 (e2m1, e4m3 scales) is unaffected: 448 * 6 fits.
+/// dequantized value finite in f16 and far from overflowing the f32 accumulators with bf16
+/// (formats wider than f16, e5m0..e7m0, get caps below 1; a scale format that cannot go that
+/// low stores its smallest value instead). NVFP4 (e2m1, e4m3 scales) is unaffected: 448 * 6
+/// fits.
 pub fn block_scale_cap(cfg: &QuantConfig) -> f64 {
     let wmax = match (cfg.weight, cfg.zero_point) {
         (WeightFormat::UInt(b), ZeroPoint::Dynamic) => f64::from((1u32 << b) - 1),
         (WeightFormat::UInt(b) | WeightFormat::SInt(b), _) => f64::from(1u32 << (b - 1)),
         (WeightFormat::Float(f), _) => f64::from(f.max_finite()),
     };
-    // Formats beyond f16's range only run with bf16 activations: bound by bf16's range then.
-    let range = if wmax <= 65504.0 { 65504.0 } else { f64::from(half::bf16::MAX) };
-    let pow2 = 2f64.powi((range / wmax).log2().floor() as i32);
+    let pow2 = 2f64.powi((65504.0 / wmax).log2().floor() as i32);
     f64::from(cfg.scale.scalar().max_finite()).min(pow2)
 }
 
