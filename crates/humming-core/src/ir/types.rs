@@ -194,6 +194,16 @@ pub enum Space {
     Shared,
 }
 
+impl Space {
+    /// The PTX spelling (`global`, `shared`).
+    pub fn ptx(self) -> &'static str {
+        match self {
+            Space::Global => "global",
+            Space::Shared => "shared",
+        }
+    }
+}
+
 /// Cache operator of a load/store (`.ca .cg .cs .lu .cv` for loads, `.wb .cg .cs .wt` for stores);
 /// `Default` prints nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -254,6 +264,22 @@ pub enum Rnd {
     Rmi,
     /// Integer rounding toward +inf (`.rpi`).
     Rpi,
+}
+
+impl Rnd {
+    /// The PTX spelling without the dot (`rn`, `rzi`, ...).
+    pub fn ptx(self) -> &'static str {
+        match self {
+            Rnd::Rn => "rn",
+            Rnd::Rz => "rz",
+            Rnd::Rm => "rm",
+            Rnd::Rp => "rp",
+            Rnd::Rni => "rni",
+            Rnd::Rzi => "rzi",
+            Rnd::Rmi => "rmi",
+            Rnd::Rpi => "rpi",
+        }
+    }
 }
 
 /// Comparison of `setp`.

@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use crate::ir::{Addr, Inst, Operand, Reg, RegClass, Rnd, Space, Stmt};
+use crate::ir::{Addr, Inst, Operand, Reg, RegClass, Stmt};
 
 fn reg(r: &Reg) -> String {
     let p = match r.class {
@@ -38,26 +38,6 @@ fn addr(a: &Addr) -> String {
 fn regs(v: &[Reg]) -> String {
     let s: Vec<String> = v.iter().map(reg).collect();
     format!("{{{}}}", s.join(", "))
-}
-
-fn space(s: &Space) -> &'static str {
-    match s {
-        Space::Global => "global",
-        Space::Shared => "shared",
-    }
-}
-
-fn rnd(r: &Rnd) -> &'static str {
-    match r {
-        Rnd::Rn => "rn",
-        Rnd::Rz => "rz",
-        Rnd::Rm => "rm",
-        Rnd::Rp => "rp",
-        Rnd::Rni => "rni",
-        Rnd::Rzi => "rzi",
-        Rnd::Rmi => "rmi",
-        Rnd::Rpi => "rpi",
-    }
 }
 
 fn vec_suffix(n: usize) -> String {
@@ -124,7 +104,7 @@ pub(crate) fn render_inst(inst: &Inst) -> String {
             };
             format!(
                 "ld.{}{}.{ty} {d}, {}",
-                space(sp),
+                sp.ptx(),
                 vec_suffix(dst.len()),
                 addr(a)
             )
@@ -144,7 +124,7 @@ pub(crate) fn render_inst(inst: &Inst) -> String {
             };
             format!(
                 "st.{}{}.{ty} {}, {s}",
-                space(sp),
+                sp.ptx(),
                 vec_suffix(src.len()),
                 addr(a)
             )
@@ -169,7 +149,7 @@ pub(crate) fn render_inst(inst: &Inst) -> String {
         } => {
             format!(
                 "fma.{}.{ty} {}, {}, {}, {}",
-                rnd(r),
+                r.ptx(),
                 reg(dst),
                 opnd(a),
                 opnd(b),
@@ -249,7 +229,7 @@ pub(crate) fn render_inst(inst: &Inst) -> String {
             let mut m = String::new();
             if let Some(r) = r {
                 m.push('.');
-                m.push_str(rnd(r));
+                m.push_str(r.ptx());
             }
             if *sat {
                 m.push_str(".sat");
@@ -374,7 +354,7 @@ pub(crate) fn render_inst(inst: &Inst) -> String {
         } => {
             let mut s = format!(
                 "atom.{}.{}.{ty} {}, {}, {}",
-                space(sp),
+                sp.ptx(),
                 lower(op),
                 reg(dst),
                 addr(a),
@@ -394,7 +374,7 @@ pub(crate) fn render_inst(inst: &Inst) -> String {
         } => {
             format!(
                 "red.{}.{}.{ty} {}, {}",
-                space(sp),
+                sp.ptx(),
                 lower(op),
                 addr(a),
                 opnd(b)

@@ -62,19 +62,6 @@ fn widen(ty: Ty) -> Option<Ty> {
     }
 }
 
-fn rnd_str(r: Rnd) -> &'static str {
-    match r {
-        Rnd::Rn => "rn",
-        Rnd::Rz => "rz",
-        Rnd::Rm => "rm",
-        Rnd::Rp => "rp",
-        Rnd::Rni => "rni",
-        Rnd::Rzi => "rzi",
-        Rnd::Rmi => "rmi",
-        Rnd::Rpi => "rpi",
-    }
-}
-
 fn is_float_rnd(r: Rnd) -> bool {
     matches!(r, Rnd::Rn | Rnd::Rz | Rnd::Rm | Rnd::Rp)
 }
@@ -91,13 +78,6 @@ fn cmp_str(c: Cmp) -> &'static str {
         Cmp::Ls => "ls",
         Cmp::Hi => "hi",
         Cmp::Hs => "hs",
-    }
-}
-
-fn space_str(s: Space) -> &'static str {
-    match s {
-        Space::Global => "global",
-        Space::Shared => "shared",
     }
 }
 
@@ -239,7 +219,7 @@ impl<'a> InstPrinter<'a> {
                 b,
                 c,
             } => {
-                let name = format!("fma.{}.{ty}", rnd_str(*rnd));
+                let name = format!("fma.{}.{ty}", rnd.ptx());
                 let o = self.ops(&name);
                 if !(is_scalar_float(*ty) || is_half_family(*ty)) {
                     return Err(o.invalid("fma takes f32, f64, f16, f16x2, bf16 or bf16x2"));
@@ -619,7 +599,7 @@ impl<'a> InstPrinter<'a> {
         };
         let name = format!(
             "{op}.{}{}{v}.{}",
-            space_str(space),
+            space.ptx(),
             cache_str(cache),
             storage(ty)
         );
@@ -739,7 +719,7 @@ impl<'a> InstPrinter<'a> {
         };
         if let Some(r) = rnd {
             name += ".";
-            name += rnd_str(r);
+            name += r.ptx();
         }
         if sat {
             name += ".sat";
@@ -880,7 +860,7 @@ impl<'a> InstPrinter<'a> {
         };
         let name = format!(
             "{inst}.{}.{}{noftz}.{spelled}",
-            space_str(space),
+            space.ptx(),
             atom_str(op)
         );
         let ok = match op {
