@@ -11,6 +11,15 @@ use humming_core::kernel::coverage::a16_matrix;
 use humming_core::kernel::{KernelPlan, generate, kernel_name};
 use std::collections::HashSet;
 use std::sync::Mutex;
+
+/// A summary line written to the stderr handle itself, past the test harness's capture, so the
+/// counts show in every CI log.
+macro_rules! report {
+    ($($t:tt)*) => {{
+        use std::io::Write;
+        let _ = writeln!(std::io::stderr(), $($t)*);
+    }};
+}
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Size of the coverage matrix stated in `kernel::coverage` (checked here so a change to the
@@ -63,7 +72,7 @@ fn plan_for(spec: &Spec, m: usize, n: usize) -> KernelPlan {
 #[test]
 fn a16_matrix_size_is_stated() {
     let specs = a16_matrix();
-    println!("A16 coverage matrix: {} specs", specs.len());
+    report!("A16 coverage matrix: {} specs", specs.len());
     assert_eq!(specs.len(), MATRIX_SIZE);
 }
 
@@ -109,7 +118,7 @@ fn a16_matrix_assembles_without_spills() {
         }
         Ok(())
     });
-    println!(
+    report!(
         "ptxas: {} specs -> {} distinct GEMM kernels (x their target) assembled, max {} registers, {} failures",
         specs.len(),
         jobs.len(),
@@ -129,6 +138,6 @@ fn a16_matrix_on_emulator() {
         let mut ex = Emulator::new();
         check_gemm(&mut ex, spec, &plan, (m, n, k), split, i as u64).map(|_| ())
     });
-    println!("emulator: {} specs run against the f64 reference, {} failed", specs.len(), errors.len());
+    report!("emulator: {} specs run against the f64 reference, {} failed", specs.len(), errors.len());
     assert!(errors.is_empty(), "{} specs failed, first ones:\n{}", errors.len(), errors[..errors.len().min(20)].join("\n"));
 }
