@@ -7,7 +7,7 @@
 
 use clap::Parser;
 use humming::core::ir::{Executor, samples::SplitMix64};
-use humming::core::kernel::launch::{DeviceWeights, PackedA16Meta, run_gemm_in, workspace_bytes};
+use humming::core::kernel::launch::{Buf, DeviceWeights, GemmOperands, WeightsDesc, run_gemm_in, workspace_bytes};
 use humming::core::kernel::{KernelPlan, generate};
 use humming::core::pack::fragment::A16Layout;
 use humming::core::*;
@@ -83,7 +83,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let w = ex.upload_new(&words)?;
         let s = ex.upload_new(&scales)?;
         dev_w.push(DeviceWeights {
-            packed_meta: PackedA16Meta { layout, format: weight, global_scale: 1.0, group_shift: group.map_or(31, |g| g.trailing_zeros()), dynamic_zero: false },
+            desc: WeightsDesc {
+                layout,
+                format: weight,
+                scale_format: spec.scale(),
+                group: spec.group(),
+                zero_point: spec.zero_point(),
+                global_scale: None,
+            },
             words: w,
             scales: s,
             zeros: s,
@@ -99,9 +106,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let a: Vec<u16> = (0..m * args.k).map(|_| half::f16::from_f32(rng.unit_f32()).to_bits()).collect();
         let a_dev = ex.upload_new(&a)?;
         let out = ex.alloc(m * args.n * 2)?;
-        let wsb = workspace_bytes(&dev_w[0], m, split);
-        let ws = if wsb > 0 { Some(ex.alloc(wsb)?) } else { None };
-        let launch = |ex: &mut GpuExecutor, i: usize| run_gemm_in(ex, &kernels, &dev_w[i % copies], a_dev, out, m, split, ws);
+        let wsb = workspace_bytes(&layout, m, split);
+        let ws = if wsb > 0 { Some(Buf { ptr: ex.alloc(wsb)?, len: wsb }) } else { None };
+        let launch = |ex: &mut GpuExecutor, i: usize| {
+            let ops = GemmOperands {
+                weights: &dev_w[i % copies],
+                a: Buf { ptr: a_dev, len: m * args.k },
+                out: Buf { ptr: out, len: m * args.n },
+                workspace: ws,
+                m,
+                split,
+            };
+            run_gemm_in(ex, &kernels, &ops)
+        };
         for i in 0..3 {
             launch(&mut ex, i)?;
         }
@@ -131,7 +148,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         ex.free(a_dev)?;
         ex.free(out)?;
         if let Some(w) = ws {
-            ex.free(w)?;
+            ex.free(w.ptr)?;
         }
     }
     Ok(())

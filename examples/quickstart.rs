@@ -64,7 +64,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
 /// Median time of the kernel on the GPU (CUDA events, 20 back-to-back launches per sample).
 fn time_on_gpu(ex: &mut GpuExecutor, spec: &Spec, plan: &KernelPlan, (m, n, k): (usize, usize, usize)) -> Result<(), Box<dyn std::error::Error>> {
-    use humming::core::kernel::launch::{run_gemm_in, upload_weights, workspace_bytes};
+    use humming::core::kernel::launch::{Buf, GemmOperands, run_gemm_in, upload_weights, workspace_bytes};
     use humming::core::pack::a16::PackedA16;
     use humming::core::quant::{QuantConfig, quantize};
     let mut rng = humming::core::rng::SplitMix64::new(1);
@@ -76,16 +76,18 @@ fn time_on_gpu(ex: &mut GpuExecutor, spec: &Spec, plan: &KernelPlan, (m, n, k): 
     let out = ex.alloc(m * n * 2)?;
     let kernels = humming::core::kernel::generate(spec, plan)?;
     let sms = ex.gpu().sm_count()?;
-    let split = plan.split_k_for(m, dw.packed_meta.layout.n_pad, dw.packed_meta.layout.k_pad, sms);
-    let wsb = workspace_bytes(&dw, m, split);
-    let ws = if wsb > 0 { Some(ex.alloc(wsb)?) } else { None };
+    let l = dw.desc.layout;
+    let split = plan.split_k_for(m, l.n_pad, l.k_pad, sms);
+    let wsb = workspace_bytes(&l, m, split);
+    let ws = if wsb > 0 { Some(Buf { ptr: ex.alloc(wsb)?, len: wsb }) } else { None };
+    let ops = GemmOperands { weights: &dw, a: Buf { ptr: a, len: m * k }, out: Buf { ptr: out, len: m * n }, workspace: ws, m, split };
     ex.set_sync(false);
     let timer = humming::cuda::EventTimer::new()?;
     let mut us = Vec::new();
     for _ in 0..5 {
         timer.start()?;
         for _ in 0..20 {
-            run_gemm_in(ex, &kernels, &dw, a, out, m, split, ws)?;
+            run_gemm_in(ex, &kernels, &ops)?;
         }
         us.push(timer.stop()? as f64 * 1e3 / 20.0);
     }

@@ -39,7 +39,7 @@ impl FloatFormat {
     pub const E5M2: FloatFormat = FloatFormat { exp: 5, man: 2 };
 
     /// Checked constructor: `E >= 1`, `1 + E + M <= 8`.
-    pub fn new(exp: u8, man: u8) -> Result<Self, FormatError> {
+    pub const fn new(exp: u8, man: u8) -> Result<Self, FormatError> {
         if exp >= 1 && 1 + exp as u32 + man as u32 <= 8 {
             Ok(FloatFormat { exp, man })
         } else {

@@ -52,6 +52,19 @@ pub fn check_gemm<E: Executor>(
     check_kernels(ex, &kernels, (m, n, k), split, seed)
 }
 
+/// Checks the variant of `bundle` that a launch at `m` would use (regenerated from the bundle's
+/// spec and plan, and required to print to the bundle's PTX) at `m x n x k` on `ex`.
+pub fn check_bundle<E: Executor>(
+    ex: &mut E,
+    bundle: &super::GemmBundle,
+    (m, n, k): (usize, usize, usize),
+    split: u32,
+    seed: u64,
+) -> Result<CheckReport, String> {
+    let kernels = bundle.kernels(bundle.variant_for(m)).map_err(|e| e.to_string())?;
+    check_kernels(ex, &kernels, (m, n, k), split, seed)
+}
+
 /// [`check_gemm`] for kernels already generated.
 pub fn check_kernels<E: Executor>(
     ex: &mut E,
@@ -85,7 +98,7 @@ pub fn check_kernels<E: Executor>(
     let a_dev = ex.upload_new(&a16).map_err(|e| e.to_string())?;
     let out_dev = ex.upload_new(&vec![0xFFFFu16; m * n]).map_err(|e| e.to_string())?;
     run_gemm(ex, kernels, &dev_w, a_dev, out_dev, m, split).map_err(|e| match e {
-        GemmError::Invalid(s) => s,
+        GemmError::Invalid(e) => e.to_string(),
         GemmError::Exec(e) => format!("{}: {e}", ex.name()),
     })?;
     let got: Vec<u16> = ex.download_vec(out_dev, m * n).map_err(|e| e.to_string())?;

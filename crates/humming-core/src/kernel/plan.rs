@@ -132,6 +132,22 @@ impl KernelPlan {
         plan
     }
 
+    /// The plans a kernel set carries when N is not known (macro-generated kernels, runtime
+    /// bundles): one per M bucket, as `(largest M of the bucket, plan)`, M ascending; the last
+    /// bucket takes every larger M. Each is [`KernelPlan::choose`] at the bucket's top M for a
+    /// wide N (kernels handle any N; the N choice only shrinks tiles for tiny N).
+    pub fn buckets(arch: Arch, bits: u8) -> Vec<(u32, KernelPlan)> {
+        let mut out: Vec<(u32, KernelPlan)> = Vec::new();
+        for top in [16u32, 32, 48, u32::MAX] {
+            let plan = KernelPlan::choose(top.min(64) as usize, 4096, arch, bits);
+            match out.last_mut() {
+                Some(last) if last.1 == plan => last.0 = top,
+                _ => out.push((top, plan)),
+            }
+        }
+        out
+    }
+
     /// Splits of K across CTAs for a launch: enough CTAs to cover `sms` multiprocessors, with at
     /// least 4 stages of K per split.
     pub fn split_k_for(&self, m: usize, n_pad: usize, k_pad: usize, sms: u32) -> u32 {

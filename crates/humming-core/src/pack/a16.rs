@@ -4,21 +4,25 @@
 
 use super::fragment::{A16Layout, permute_group_values, repack_a16};
 use crate::quant::{QuantError, QuantizedWeights};
-use crate::{ScaleGroup, WeightFormat};
+use crate::{ScaleFormat, ScaleGroup, WeightFormat};
 
 /// Weights in the layout the A16 kernels read.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PackedA16 {
     pub layout: A16Layout,
     pub format: WeightFormat,
+    /// Format of the stored scale codes.
+    pub scale_format: ScaleFormat,
+    /// Scale granularity along K.
+    pub group: ScaleGroup,
     /// Fragment-ordered codes.
     pub words: Vec<u32>,
     /// Scale codes, `[k_pad / group][n_pad]` permuted, little-endian, 1 or 2 bytes each.
     pub scales: Vec<u8>,
     /// Dynamic zero points, same order as the scales, one byte each.
     pub zeros: Option<Vec<u8>>,
-    /// The global scale (1 when the weights have none).
-    pub global_scale: f32,
+    /// The global scale, when the weights have one.
+    pub global_scale: Option<f32>,
     /// `log2(group)`; 31 for per-channel scales (every k < 2^31 is in group 0).
     pub group_shift: u32,
 }
@@ -66,10 +70,12 @@ impl PackedA16 {
         Ok(PackedA16 {
             layout,
             format: w.format,
+            scale_format: w.scale_format,
+            group: w.group,
             words,
             scales,
             zeros,
-            global_scale: w.global(),
+            global_scale: w.global_scale,
             group_shift: group.map_or(31, |g| g.trailing_zeros()),
         })
     }

@@ -1,0 +1,124 @@
+//! Generated kernels as data: a [`GemmBundle`] holds, for one spec and target, the PTX of the
+//! GEMM for each M bucket and of its split-K reduce. The `#[humming_gemm]` macro builds bundles
+//! at compile time and embeds them as `static`s (every `Cow` borrowed); the runtime builds them
+//! for specs known only at run time ([`super::cache`] keeps their PTX on disk). One generator,
+//! [`GemmBundle::build`], serves both.
+
+use super::{GemmKernels, KernelError, KernelPlan, generate};
+use crate::ir::ptx::{self, PtxVersion};
+use crate::ir::Kernel;
+use crate::spec::{Spec, SpecErrors, SpecParts};
+use crate::Arch;
+use std::borrow::Cow;
+
+/// Identifies the code generator: bundles (and cached PTX) from another version are rebuilt.
+/// Bump the last number whenever generated code changes.
+pub const GENERATOR_VERSION: &str = concat!("humming-core ", env!("CARGO_PKG_VERSION"), " a16/1");
+
+/// One kernel as PTX text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompiledKernel {
+    /// The `.entry` name.
+    pub name: Cow<'static, str>,
+    /// The complete PTX module.
+    pub ptx: Cow<'static, str>,
+    /// The module's `.version`: the driver must support it.
+    pub ptx_version: PtxVersion,
+    /// Threads per CTA the entry requires (`.reqntid`).
+    pub threads: u32,
+}
+
+impl CompiledKernel {
+    /// Prints `kernel` for `arch`.
+    pub fn print(kernel: &Kernel, arch: Arch) -> Result<CompiledKernel, KernelError> {
+        let text = ptx::print(kernel, arch).map_err(|e| KernelError::Ptx(e.to_string()))?;
+        let ptx_version = ptx::required_version(kernel, arch).map_err(|e| KernelError::Ptx(e.to_string()))?;
+        Ok(CompiledKernel { name: kernel.name.clone().into(), ptx: text.into(), ptx_version, threads: kernel.block_threads })
+    }
+}
+
+/// The GEMM for the M values of one bucket.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GemmVariant {
+    /// Largest M this variant is chosen for (the last variant takes every larger M too).
+    pub max_m: u32,
+    pub plan: KernelPlan,
+    pub main: CompiledKernel,
+}
+
+/// Every kernel of one spec on one target.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GemmBundle {
+    /// The spec (valid when built; [`GemmBundle::spec`] re-validates).
+    pub spec: SpecParts,
+    /// [`GENERATOR_VERSION`] of the generator that built it.
+    pub generator: Cow<'static, str>,
+    /// By ascending `max_m`; never empty.
+    pub variants: Cow<'static, [GemmVariant]>,
+    /// The split-K reduction.
+    pub reduce: CompiledKernel,
+}
+
+impl GemmBundle {
+    /// Generates `spec`'s kernels with one plan per M bucket (`(largest M, plan)`, ascending;
+    /// see [`KernelPlan::buckets`] for the default).
+    pub fn build(spec: &Spec, buckets: &[(u32, KernelPlan)]) -> Result<GemmBundle, KernelError> {
+        if buckets.is_empty() || buckets.windows(2).any(|w| w[0].0 >= w[1].0) {
+            return Err(KernelError::Unsupported { spec: spec.id(), reason: "M buckets must be non-empty and ascending".into() });
+        }
+        let mut variants = Vec::with_capacity(buckets.len());
+        let mut reduce = None;
+        for &(max_m, plan) in buckets {
+            let k = generate(spec, &plan)?;
+            variants.push(GemmVariant { max_m, plan, main: CompiledKernel::print(&k.main, spec.arch())? });
+            if reduce.is_none() {
+                reduce = Some(CompiledKernel::print(&k.reduce, spec.arch())?);
+            }
+        }
+        Ok(GemmBundle {
+            spec: spec.parts(),
+            generator: GENERATOR_VERSION.into(),
+            variants: variants.into(),
+            reduce: reduce.expect("at least one bucket"),
+        })
+    }
+
+    /// [`GemmBundle::build`] with [`KernelPlan::buckets`].
+    pub fn build_default(spec: &Spec) -> Result<GemmBundle, KernelError> {
+        GemmBundle::build(spec, &KernelPlan::buckets(spec.arch(), spec.weight().bits()))
+    }
+
+    /// The validated spec.
+    pub fn spec(&self) -> Result<Spec, SpecErrors> {
+        Spec::new(self.spec)
+    }
+
+    /// The variant for runtime `m`: the first whose bucket holds it, else the last.
+    pub fn variant_for(&self, m: usize) -> &GemmVariant {
+        self.variants.iter().find(|v| m <= v.max_m as usize).unwrap_or_else(|| self.variants.last().expect("bundles are never empty"))
+    }
+
+    /// The highest PTX version among the bundle's modules.
+    pub fn ptx_version(&self) -> PtxVersion {
+        self.variants.iter().map(|v| v.main.ptx_version).fold(self.reduce.ptx_version, PtxVersion::max)
+    }
+
+    /// Regenerates the IR of `variant` (for the CPU emulator) and checks that it prints to the
+    /// PTX the bundle carries: a bundle from another generator version is an error, not a
+    /// silently different kernel.
+    pub fn kernels(&self, variant: &GemmVariant) -> Result<GemmKernels, KernelError> {
+        let spec = self.spec().map_err(|e| KernelError::Unsupported { spec: self.spec.id(), reason: e.to_string() })?;
+        let k = generate(&spec, &variant.plan)?;
+        let again = CompiledKernel::print(&k.main, spec.arch())?;
+        if again != variant.main || self.generator != GENERATOR_VERSION {
+            return Err(KernelError::Stale { kernel: variant.main.name.to_string(), bundle: self.generator.to_string(), generator: GENERATOR_VERSION.into() });
+        }
+        Ok(k)
+    }
+}
+
+/// Of bundles for several targets of one spec, the one to run on a device of compute
+/// capability `cc`: the newest target the device runs.
+pub fn select(bundles: &[GemmBundle], cc: (u32, u32)) -> Option<&GemmBundle> {
+    bundles.iter().filter(|b| b.spec.arch.runs_on(cc)).max_by_key(|b| b.spec.arch)
+}

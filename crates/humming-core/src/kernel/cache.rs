@@ -1,0 +1,95 @@
+//! An on-disk cache of generated PTX for specs known only at run time, keyed by
+//! (spec, plans, generator version): [`load_or_build`] returns the cached bundle when a file
+//! for exactly that key exists and parses, otherwise generates it and writes the file
+//! (atomically: a temporary file renamed into place, so concurrent processes never read half a
+//! file). A file from another generator has another name, so it is never read.
+
+use super::bundle::{CompiledKernel, GENERATOR_VERSION, GemmBundle, GemmVariant};
+use super::{KernelError, KernelPlan};
+use crate::ir::ptx::PtxVersion;
+use crate::spec::Spec;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// Why the cache could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum CacheError {
+    #[error(transparent)]
+    Generate(#[from] KernelError),
+    #[error("PTX cache {path}: {source}")]
+    Io { path: PathBuf, source: io::Error },
+}
+
+/// The cache file of a key, inside `dir`.
+pub fn file_for(dir: &Path, spec: &Spec, buckets: &[(u32, KernelPlan)]) -> PathBuf {
+    let plans: Vec<String> = buckets.iter().map(|(m, p)| format!("{m}-{p}")).collect();
+    let generator: String =
+        GENERATOR_VERSION.chars().map(|c| if c.is_ascii_alphanumeric() || c == '.' { c } else { '_' }).collect();
+    dir.join(format!("{}__{}__{generator}.hmptx", spec.id(), plans.join("__")))
+}
+
+/// The bundle of `spec` with `buckets` from `dir`, generated and stored there on a miss.
+/// Returns the bundle and whether it came from the cache.
+pub fn load_or_build(dir: &Path, spec: &Spec, buckets: &[(u32, KernelPlan)]) -> Result<(GemmBundle, bool), CacheError> {
+    let path = file_for(dir, spec, buckets);
+    if let Ok(text) = std::fs::read_to_string(&path) {
+        if let Some(bundle) = parse(&text, spec, buckets) {
+            return Ok((bundle, true));
+        }
+    }
+    let bundle = GemmBundle::build(spec, buckets)?;
+    let io_err = |source| CacheError::Io { path: path.clone(), source };
+    std::fs::create_dir_all(dir).map_err(io_err)?;
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    std::fs::write(&tmp, render(&bundle)).map_err(io_err)?;
+    std::fs::rename(&tmp, &path).map_err(io_err)?;
+    Ok((bundle, false))
+}
+
+const MAGIC: &str = "humming ptx cache 1";
+
+/// The file text: a header line per kernel (`kernel <name> <threads> <ptx version> <bytes>`)
+/// followed by exactly that many bytes of PTX; the reduce kernel last.
+fn render(b: &GemmBundle) -> String {
+    let mut s = format!("{MAGIC}\n{}\n", b.generator);
+    for k in b.variants.iter().map(|v| &v.main).chain(std::iter::once(&b.reduce)) {
+        s.push_str(&format!("kernel {} {} {} {}\n", k.name, k.threads, k.ptx_version, k.ptx.len()));
+        s.push_str(&k.ptx);
+    }
+    s
+}
+
+/// The bundle in `text`, or `None` when it is not a complete file for this key.
+fn parse(text: &str, spec: &Spec, buckets: &[(u32, KernelPlan)]) -> Option<GemmBundle> {
+    let rest = text.strip_prefix(MAGIC)?.strip_prefix('\n')?;
+    let (generator, mut rest) = rest.split_once('\n')?;
+    if generator != GENERATOR_VERSION {
+        return None;
+    }
+    let mut kernels = Vec::new();
+    for _ in 0..=buckets.len() {
+        let (header, body) = rest.split_once('\n')?;
+        let f: Vec<&str> = header.split(' ').collect();
+        let [tag, name, threads, version, len] = f[..] else { return None };
+        if tag != "kernel" {
+            return None;
+        }
+        let (major, minor) = version.split_once('.')?;
+        let len: usize = len.parse().ok()?;
+        let ptx = body.get(..len)?;
+        kernels.push(CompiledKernel {
+            name: name.to_string().into(),
+            ptx: ptx.to_string().into(),
+            ptx_version: PtxVersion::new(major.parse().ok()?, minor.parse().ok()?),
+            threads: threads.parse().ok()?,
+        });
+        rest = &body[len..];
+    }
+    if !rest.is_empty() {
+        return None;
+    }
+    let reduce = kernels.pop()?;
+    let variants: Vec<GemmVariant> =
+        buckets.iter().zip(kernels).map(|(&(max_m, plan), main)| GemmVariant { max_m, plan, main }).collect();
+    Some(GemmBundle { spec: spec.parts(), generator: GENERATOR_VERSION.into(), variants: variants.into(), reduce })
+}
