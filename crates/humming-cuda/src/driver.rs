@@ -35,3 +35,38 @@ pub fn driver_version() -> Result<i32, GpuError> {
     check("cuDriverGetVersion", unsafe { cu::cuDriverGetVersion(&mut v) })?;
     Ok(v)
 }
+
+/// The highest PTX ISA version a driver of CUDA version `v` (as from [`driver_version`], e.g.
+/// 12040 for 12.4) loads, per the PTX ISA release history.
+pub fn max_ptx_version(v: i32) -> PtxVersion {
+    let (major, minor) = ((v / 1000) as u32, ((v % 1000) / 10) as u32);
+    match major {
+        0..=9 => PtxVersion::new(6, 0),
+        10 => PtxVersion::new(6, 3 + minor.min(2)),
+        11 => PtxVersion::new(7, minor.min(8)),
+        12 => PtxVersion::new(8, match minor {
+            0..=5 => minor,
+            6 => 5,
+            m => m - 1,
+        }),
+        m => PtxVersion::new(m - 4, minor),
+    }
+}
+
+/// The oldest CUDA driver version that loads PTX ISA `ptx`, e.g. "11.8" for 7.8.
+pub fn min_driver_for(ptx: PtxVersion) -> String {
+    match (ptx.major, ptx.minor) {
+        (6, m) => format!("10.{}", m.saturating_sub(3)),
+        (7, m) => format!("11.{m}"),
+        (8, m) if m <= 5 => format!("12.{m}"),
+        (8, m) => format!("12.{}", m + 1),
+        (maj, m) => format!("{}.{m}", maj + 4),
+    }
+}
+
+/// Formats a driver CUDA version (12040 as "12.4").
+pub fn version_string(v: i32) -> String {
+    format!("{}.{}", v / 1000, (v % 1000) / 10)
+}
+
+use humming_core::ir::ptx::PtxVersion;

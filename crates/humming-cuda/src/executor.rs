@@ -203,7 +203,7 @@ impl Executor for GpuExecutor {
 impl Drop for GpuExecutor {
     fn drop(&mut self) {
         self.modules.clear();
-        for (&p, _) in &self.allocs {
+        for &p in self.allocs.keys() {
             // SAFETY: each pointer came from cuMemAlloc and is freed once.
             unsafe {
                 cu::cuMemFree_v2(p);

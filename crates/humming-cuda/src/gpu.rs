@@ -6,13 +6,26 @@ use cust::sys as cu;
 use humming_core::Arch;
 
 /// A CUDA device with its primary context retained and current on the calling thread.
-#[derive(Debug)]
+/// Cloning shares the handle (the context is released when the last clone drops).
+#[derive(Clone, Debug)]
 pub struct Gpu {
+    inner: std::sync::Arc<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
     device: cu::CUdevice,
     ctx: cu::CUcontext,
     name: String,
     cc: (u32, u32),
 }
+
+// SAFETY: a retained primary context and a device ordinal may be used from any thread; every
+// use makes the context current on the calling thread first.
+unsafe impl Send for Inner {}
+// SAFETY: as above; the fields are immutable after `open`.
+unsafe impl Sync for Inner {}
+
 
 impl Gpu {
     /// Opens device `ordinal`. Returns [`GpuError::NoDevice`] when the machine has no driver or no
@@ -44,29 +57,29 @@ impl Gpu {
             };
             let major = attr(cu::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?;
             let minor = attr(cu::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?;
-            Ok(Gpu { device, ctx, name, cc: (major, minor) })
+            Ok(Gpu { inner: std::sync::Arc::new(Inner { device, ctx, name, cc: (major, minor) }) })
         }
     }
 
     /// Makes the primary context current on the calling thread.
     pub fn make_current(&self) -> Result<(), GpuError> {
         // SAFETY: the context is retained for self's lifetime.
-        check("cuCtxSetCurrent", unsafe { cu::cuCtxSetCurrent(self.ctx) })
+        check("cuCtxSetCurrent", unsafe { cu::cuCtxSetCurrent(self.inner.ctx) })
     }
 
     /// Device name as the driver reports it.
     pub fn name(&self) -> &str {
-        &self.name
+        &self.inner.name
     }
 
     /// Compute capability (major, minor).
     pub fn compute_capability(&self) -> (u32, u32) {
-        self.cc
+        self.inner.cc
     }
 
     /// The highest portable target this device runs (`sm_90` on Hopper, not `sm_90a`).
     pub fn native_arch(&self) -> Option<Arch> {
-        Arch::ALL.into_iter().filter(|a| *a != Arch::Sm90a && a.runs_on(self.cc)).max()
+        Arch::ALL.into_iter().filter(|a| *a != Arch::Sm90a && a.runs_on(self.inner.cc)).max()
     }
 
     /// Number of multiprocessors.
@@ -82,17 +95,38 @@ impl Gpu {
     fn attribute(&self, a: cu::CUdevice_attribute) -> Result<u32, GpuError> {
         let mut v = 0;
         // SAFETY: writes one int.
-        check("cuDeviceGetAttribute", unsafe { cu::cuDeviceGetAttribute(&mut v, a, self.device) })?;
+        check("cuDeviceGetAttribute", unsafe { cu::cuDeviceGetAttribute(&mut v, a, self.inner.device) })?;
         Ok(v as u32)
+    }
+
+    /// Largest dynamic shared memory one CTA may opt in to, in bytes.
+    pub fn max_shared_optin(&self) -> Result<u32, GpuError> {
+        self.attribute(cu::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)
+    }
+
+    /// Whether the device has stream-ordered memory pools (`cuMemAllocAsync`).
+    pub fn memory_pools(&self) -> Result<bool, GpuError> {
+        Ok(self.attribute(cu::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED)? != 0)
     }
 
     /// Raw device handle.
     pub fn raw_device(&self) -> cu::CUdevice {
-        self.device
+        self.inner.device
+    }
+
+    /// Raw primary context handle.
+    pub fn raw_context(&self) -> cu::CUcontext {
+        self.inner.ctx
+    }
+
+    /// A new non-blocking stream in this device's context.
+    pub fn stream(&self) -> Result<cust::stream::Stream, crate::RuntimeError> {
+        self.make_current()?;
+        Ok(cust::stream::Stream::new(cust::stream::StreamFlags::NON_BLOCKING, None)?)
     }
 }
 
-impl Drop for Gpu {
+impl Drop for Inner {
     fn drop(&mut self) {
         // SAFETY: balances the retain in `open`.
         unsafe {

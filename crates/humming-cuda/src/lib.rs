@@ -1,19 +1,36 @@
-//! humming-cuda: the runtime on `cust`: device and primary context, PTX module loading with the
-//! driver's JIT log, and a GPU [`humming_core::ir::Executor`] that runs IR kernels (the same
-//! test code runs on the CPU emulator). Typed launches and layers come with the runtime issue.
+//! humming-cuda: the runtime on `cust`. Device and primary context ([`Gpu`]), typed device
+//! buffers ([`DeviceBuf`]), packed weights on the device ([`GpuWeights`]), typed GEMM launches
+//! with full validation ([`launch_gemm`], what `#[humming_gemm]` functions call), the layer API
+//! ([`QuantizedLinear`]), kernels generated at run time with an on-disk PTX cache
+//! ([`generate`]), a process-wide module cache ([`functions`]), and a GPU
+//! [`humming_core::ir::Executor`] that runs IR kernels (the same test code runs on the CPU
+//! emulator).
 
+mod buffer;
 mod driver;
+mod elem;
 pub mod error;
 pub mod executor;
+pub mod functions;
+mod gemm;
+pub mod generate;
 pub mod gpu;
+mod linear;
 pub mod module;
 pub mod testing;
 pub mod timer;
+mod weights;
 
+pub use buffer::DeviceBuf;
 pub use cust;
-pub use driver::driver_version;
-pub use error::GpuError;
+pub use cust::stream::Stream;
+pub use driver::{driver_version, max_ptx_version, min_driver_for};
+pub use elem::Elem16;
+pub use error::{GpuError, RuntimeError};
 pub use executor::GpuExecutor;
+pub use gemm::launch_gemm;
 pub use gpu::Gpu;
+pub use linear::{QuantizedLinear, quant_config};
 pub use module::Module;
 pub use timer::EventTimer;
+pub use weights::GpuWeights;

@@ -34,6 +34,39 @@ pub enum PackA16Error {
     Invalid(#[from] QuantError),
     #[error("K = {k} is not a multiple of 8: activation rows must be 16-byte aligned")]
     KAlignment { k: usize },
+    /// A weight value times its block scale beyond the activation type's range: the kernel
+    /// forms that product in the activation's precision, so it would become infinite.
+    #[error(
+        "row {n}, group {group}: weight value {value} x block scale {scale} = {product:e} exceeds the largest {act} ({max:e}); \
+         use bf16 activations or smaller block scales (a global scale carries the rest)"
+    )]
+    ActRange { n: usize, group: usize, value: f64, scale: f64, product: f64, act: crate::ActFormat, max: f64 },
+}
+
+/// Checks that every weight value times its block scale is finite in the 16-bit activation
+/// type `act` (the A16 kernels multiply them in that precision). One pass over the codes.
+pub fn check_act_range(w: &QuantizedWeights, act: crate::ActFormat) -> Result<(), PackA16Error> {
+    w.validate()?;
+    let max = match act {
+        crate::ActFormat::F16 => 65504.0,
+        crate::ActFormat::Bf16 => f64::from(half::bf16::MAX.to_f32()),
+        _ => return Ok(()),
+    };
+    let fmt = w.format.scalar();
+    let table: Vec<f64> = (0..1u32 << w.format.bits()).map(|c| f64::from(fmt.decode(c))).collect();
+    let (groups, glen) = (w.groups_along_k(), w.group_len());
+    for n in 0..w.n {
+        for g in 0..groups {
+            let zero = f64::from(w.zero(n, g));
+            let scale = f64::from(w.scale(n, g));
+            let row = &w.codes[n * w.k + g * glen..n * w.k + ((g + 1) * glen).min(w.k)];
+            let value = row.iter().map(|&c| (table[c as usize] - zero).abs()).fold(0.0, f64::max);
+            if value * scale.abs() > max {
+                return Err(PackA16Error::ActRange { n, group: g, value, scale, product: value * scale.abs(), act, max });
+            }
+        }
+    }
+    Ok(())
 }
 
 impl PackedA16 {

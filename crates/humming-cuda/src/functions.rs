@@ -1,0 +1,82 @@
+//! The process-wide cache of loaded kernels: a PTX module is JIT-loaded once per (context,
+//! kernel identity) and shared by every thread; the identity is the entry name plus a hash of
+//! the PTX text, so two different modules with one name never alias.
+
+use crate::driver::check;
+use crate::error::GpuError;
+use crate::module::Module;
+use cust::sys as cu;
+use humming_core::kernel::CompiledKernel;
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// A loaded entry point.
+#[derive(Debug)]
+pub struct LoadedKernel {
+    _module: Module,
+    func: cu::CUfunction,
+    /// The dynamic shared memory limit set on the function so far (bytes).
+    smem_limit: AtomicU32,
+}
+
+// SAFETY: a CUfunction may be launched from any thread of the process while its module is
+// loaded (the module lives as long as this value).
+unsafe impl Send for LoadedKernel {}
+// SAFETY: as above; the only mutable state is atomic.
+unsafe impl Sync for LoadedKernel {}
+
+impl LoadedKernel {
+    /// The raw function handle.
+    pub fn raw(&self) -> cu::CUfunction {
+        self.func
+    }
+
+    /// Raises the function's dynamic shared memory limit to at least `bytes` (needed above
+    /// 48 KB); set once per function.
+    pub fn ensure_shared(&self, bytes: u32) -> Result<(), GpuError> {
+        if bytes <= 48 * 1024 || bytes <= self.smem_limit.load(Ordering::Acquire) {
+            return Ok(());
+        }
+        // SAFETY: valid function handle.
+        check("cuFuncSetAttribute", unsafe {
+            cu::cuFuncSetAttribute(
+                self.func,
+                cu::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                bytes as i32,
+            )
+        })?;
+        self.smem_limit.fetch_max(bytes, Ordering::AcqRel);
+        Ok(())
+    }
+}
+
+type Key = (usize, String, u64);
+
+fn cache() -> &'static Mutex<HashMap<Key, Arc<LoadedKernel>>> {
+    static CACHE: OnceLock<Mutex<HashMap<Key, Arc<LoadedKernel>>>> = OnceLock::new();
+    CACHE.get_or_init(Default::default)
+}
+
+/// Number of modules loaded so far in this process (for tests of the cache).
+pub fn loaded_count() -> usize {
+    cache().lock().map_or(0, |c| c.len())
+}
+
+/// The loaded `kernel` in context `ctx` (which must be current), loading it on first use.
+pub fn get(ctx: cu::CUcontext, kernel: &CompiledKernel) -> Result<Arc<LoadedKernel>, GpuError> {
+    let mut h = std::hash::DefaultHasher::new();
+    kernel.ptx.hash(&mut h);
+    let key = (ctx as usize, kernel.name.to_string(), h.finish());
+    // A poisoned lock only means another thread panicked while holding it; the map stays valid.
+    let mut map = cache().lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(k) = map.get(&key) {
+        return Ok(k.clone());
+    }
+    let module = Module::load_ptx(&kernel.ptx, &kernel.name)?;
+    let func = module.function(&kernel.name)?;
+    let loaded = Arc::new(LoadedKernel { _module: module, func, smem_limit: AtomicU32::new(48 * 1024) });
+    map.insert(key, loaded.clone());
+    Ok(loaded)
+}

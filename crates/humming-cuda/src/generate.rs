@@ -1,0 +1,63 @@
+//! Kernels for specs known only at run time (read from a checkpoint or a config): the same
+//! generator as `#[humming_gemm]`, memoized per process and cached on disk as PTX keyed by
+//! (spec, plans, generator version).
+
+use crate::error::RuntimeError;
+use humming_core::kernel::{GemmBundle, KernelPlan, cache};
+use humming_core::Spec;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// Environment variable naming the PTX cache directory; `off` disables the disk cache.
+pub const CACHE_ENV: &str = "HUMMING_PTX_CACHE";
+
+/// The PTX cache directory: `$HUMMING_PTX_CACHE`, else `$XDG_CACHE_HOME/humming`, else
+/// `$HOME/.cache/humming`; `None` when disabled or no location is known.
+pub fn cache_dir() -> Option<PathBuf> {
+    match std::env::var_os(CACHE_ENV) {
+        Some(v) if v == "off" => None,
+        Some(v) => Some(PathBuf::from(v)),
+        None => std::env::var_os("XDG_CACHE_HOME")
+            .map(PathBuf::from)
+            .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+            .map(|d| d.join("humming")),
+    }
+}
+
+/// Where a bundle came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// Built earlier in this process.
+    Memory,
+    /// Read from the disk cache.
+    Disk,
+    /// Generated now (and written to the disk cache when there is one).
+    Generated,
+}
+
+/// The kernels of `spec` with the default M buckets ([`KernelPlan::buckets`]).
+pub fn bundle_for(spec: &Spec) -> Result<(Arc<GemmBundle>, Source), RuntimeError> {
+    bundle_with(spec, &KernelPlan::buckets(spec.arch(), spec.weight().bits()))
+}
+
+/// The kernels of `spec` with explicit `(largest M, plan)` buckets.
+pub fn bundle_with(spec: &Spec, buckets: &[(u32, KernelPlan)]) -> Result<(Arc<GemmBundle>, Source), RuntimeError> {
+    type Memo = Mutex<HashMap<(Spec, Vec<(u32, KernelPlan)>), Arc<GemmBundle>>>;
+    static MEMO: OnceLock<Memo> = OnceLock::new();
+    let key = (*spec, buckets.to_vec());
+    let memo = MEMO.get_or_init(Default::default);
+    if let Some(b) = memo.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
+        return Ok((b.clone(), Source::Memory));
+    }
+    let (bundle, source) = match cache_dir() {
+        Some(dir) => {
+            let (b, hit) = cache::load_or_build(&dir, spec, buckets)?;
+            (b, if hit { Source::Disk } else { Source::Generated })
+        }
+        None => (GemmBundle::build(spec, buckets)?, Source::Generated),
+    };
+    let bundle = Arc::new(bundle);
+    memo.lock().unwrap_or_else(|p| p.into_inner()).insert(key, bundle.clone());
+    Ok((bundle, source))
+}
