@@ -131,17 +131,17 @@ pub fn expand(f: &ItemFn, params: &Params, bundles: &[GemmBundle]) -> TokenStrea
                 "&GpuWeights".to_string(),
                 format!("&mut DeviceBuf<{}>", first.spec.out),
             ];
-            let checks = ps.iter().zip(expected.iter().zip(&shown)).map(|(p, (want, shown))| {
-                param_check(&p.name, &p.ty, want, shown, &spec_id)
-            });
             let inputs = &f.sig.inputs;
+            let checked = ps.iter().zip(expected.iter().zip(&shown)).zip(PARAMS).map(|((p, (want, shown)), role)| {
+                param_check(name, role, &p.name, &p.ty, want, shown, &spec_id)
+            });
             let names = ps.iter().map(|p| &p.name);
             quote! {
                 #(#user_attrs)*
                 #fn_doc
                 #vis fn #name(#inputs) #ret {
-                    #(#checks)*
-                    ::humming::cuda::launch_gemm(#name::BUNDLES, #(#names),*)
+                    #(#checked)*
+                    ::humming::cuda::launch_gemm::<#a, #o>(#name::BUNDLES, #(#names),*)
                 }
             }
         }
@@ -156,20 +156,48 @@ fn a_name(b: &GemmBundle) -> &'static str {
     }
 }
 
-/// A compile-time check that the user's parameter type is `want`: a local trait implemented for
-/// `want` only, required of the user's type as written, so that a mismatch is an error spanning
-/// that type and saying what the spec needs.
-fn param_check(name: &syn::Ident, ty: &syn::Type, want: &TokenStream, shown: &str, spec_id: &str) -> TokenStream {
-    let message = format!("`{name}` must be `{shown}` for spec `{spec_id}`");
+/// Rebinds the user's parameter `param` through a trait implemented only for the type the
+/// spec needs (`want`), named by the user's type as written: `<TYPE as Trait>::checked(param)`.
+/// A mismatch is one error spanning that type and saying what the spec needs; the call then has
+/// no type, so `launch_gemm` reports nothing more.
+fn param_check(
+    f: &syn::Ident,
+    role: &str,
+    param: &syn::Ident,
+    ty: &syn::Type,
+    want: &TokenStream,
+    shown: &str,
+    spec_id: &str,
+) -> TokenStream {
+    let message = format!("`{param}` must be `{shown}` for spec `{spec_id}`");
     let label = format!("expected `{shown}`");
+    // One name per fn and parameter, so that rustc does not point at the other checks'
+    // traits as "similarly named".
+    let camel: String = f
+        .to_string()
+        .trim_start_matches("r#")
+        .split('_')
+        .filter(|w| !w.is_empty())
+        .map(|w| w[..1].to_ascii_uppercase() + &w[1..])
+        .collect();
+    let trait_name = format_ident!("{camel}Param{}", role[..1].to_ascii_uppercase() + &role[1..]);
     let span: Span = ty.span();
+    // The call's path ends in a token at the type's last token, so that its error spans the
+    // type as written, like the error of the type itself: rustc then says it once.
+    let last = quote::ToTokens::to_token_stream(ty).into_iter().last().map_or(span, |t| t.span());
+    let checked = syn::Ident::new("checked", last);
     quote_spanned! {span=>
-        {
-            #[diagnostic::on_unimplemented(message = #message, label = #label)]
-            trait HummingGemmParam {}
-            impl HummingGemmParam for #want {}
-            fn expect<T: HummingGemmParam>() {}
-            expect::<#ty>();
+        #[diagnostic::on_unimplemented(message = #message, label = #label)]
+        trait #trait_name {
+            type Checked;
+            fn #checked(self) -> Self::Checked;
         }
+        impl #trait_name for #want {
+            type Checked = Self;
+            fn #checked(self) -> Self {
+                self
+            }
+        }
+        let #param = <#ty as #trait_name>::#checked(#param);
     }
 }

@@ -33,18 +33,19 @@ pub fn bundles(targets: &Targets, args: &Args, errors: &mut Errors) -> Option<Ve
 }
 
 /// Writes every PTX module of `bundles` to `dir` (relative to `CARGO_MANIFEST_DIR`) as
-/// `<entry name>.ptx`. A failure is an error at the `emit_ptx` value.
+/// `<target>/<entry name>.ptx` (the split-K reduce has one name on every target). A failure is an error at the `emit_ptx` value.
 pub fn emit_ptx(bundles: &[GemmBundle], args: &Args, errors: &mut Errors) {
     let Some(arg) = &args.emit_ptx else { return };
     let base = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from).unwrap_or_default();
     let dir = base.join(&arg.value);
-    let result = std::fs::create_dir_all(&dir).and_then(|()| {
-        for b in bundles {
-            for k in b.variants.iter().map(|v| &v.main).chain([&b.reduce]) {
-                std::fs::write(dir.join(format!("{}.ptx", k.name)), k.ptx.as_bytes())?;
-            }
-        }
-        Ok(())
+    let result = bundles.iter().try_for_each(|b| {
+        let dir = dir.join(b.spec.arch.name());
+        std::fs::create_dir_all(&dir)?;
+        b.variants
+            .iter()
+            .map(|v| &v.main)
+            .chain([&b.reduce])
+            .try_for_each(|k| std::fs::write(dir.join(format!("{}.ptx", k.name)), k.ptx.as_bytes()))
     });
     if let Err(e) = result {
         errors.spanning(arg.expr.to_token_stream(), format!("emit_ptx: cannot write the PTX to {}: {e}", dir.display()));

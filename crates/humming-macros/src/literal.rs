@@ -56,11 +56,8 @@ pub fn spec_parts(p: &SpecParts) -> TokenStream {
         WeightFormat::SInt(b) => quote!(::humming::core::WeightFormat::SInt(#b)),
         WeightFormat::Float(f) => {
             let (e, m) = (f.exp_bits(), f.man_bits());
-            // Valid by construction (it was parsed); a const panic would be a compile error.
-            quote!(::humming::core::WeightFormat::Float(match ::humming::core::FloatFormat::new(#e, #m) {
-                ::std::result::Result::Ok(f) => f,
-                ::std::result::Result::Err(_) => panic!("invalid float layout"),
-            }))
+            // Valid by construction (it was parsed).
+            quote!(::humming::core::WeightFormat::Float(::humming::core::FloatFormat::new_const(#e, #m)))
         }
     };
     let act = match p.act {

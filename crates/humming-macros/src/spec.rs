@@ -52,22 +52,20 @@ pub fn build(args: &Args, errors: &mut Errors) -> Option<Targets> {
             errors.spanning(tokens, msg);
         } else {
             let on: Vec<String> = on.iter().map(|a| a.to_string()).collect();
-            let (first, rest) = msg.split_once('\n').map_or((msg.as_str(), None), |(f, r)| (f, Some(r)));
-            let rest = rest.map(|r| format!("\n{r}")).unwrap_or_default();
-            errors.spanning(tokens, format!("{first} (on target {}){rest}", on.join(", ")));
+            errors.spanning(tokens, format!("on target {}: {msg}", on.join(", ")));
         }
     }
     let plan = args.plan.as_ref().map(|p| p.value);
     if let (Some(p), true) = (&args.plan, specs.len() == arches.len()) {
         for spec in &specs {
             if let Err(e) = p.value.validate(spec.arch(), spec.weight().bits()) {
+                let target = if specs.len() > 1 { format!("on target {}: ", spec.arch()) } else { String::new() };
                 errors.spanning(
                     &p.expr,
                     format!(
-                        "{e} (target {}); a plan needs m_tiles 1..=8, n_warps 1..=8, k_warps 1..=4 with at most 16 \
-                         warps, bk 64, 128 or 256 split evenly over the k warps (16 per k warp), stages 2..=8 on sm_80+ \
-                         or 1 on sm_75, and shared memory within the target's limit",
-                        spec.arch()
+                        "{target}{e}; a valid plan has m_tiles 1..=8, n_warps 1..=8 and k_warps 1..=4 (at most 16 \
+                         warps), bk 64, 128 or 256 with bk / 16 a multiple of k_warps, stages 2..=8 (sm_80 and newer) \
+                         or 1 (sm_75), and fits the target's shared memory"
                     ),
                 );
             }

@@ -40,11 +40,23 @@ impl FloatFormat {
 
     /// Checked constructor: `E >= 1`, `1 + E + M <= 8`.
     pub const fn new(exp: u8, man: u8) -> Result<Self, FormatError> {
-        if exp >= 1 && 1 + exp as u32 + man as u32 <= 8 {
+        if Self::layout_ok(exp, man) {
             Ok(FloatFormat { exp, man })
         } else {
             Err(FormatError::FloatLayout { exp, man })
         }
+    }
+
+    /// [`FloatFormat::new`] for `static` and `const` initializers (where the error of `new`
+    /// cannot be dropped): panics on an invalid layout, which in a constant is a compile error.
+    /// `#[humming_gemm]` writes float weights with it.
+    pub const fn new_const(exp: u8, man: u8) -> Self {
+        assert!(Self::layout_ok(exp, man), "invalid float layout: need E >= 1 and 1 + E + M <= 8");
+        FloatFormat { exp, man }
+    }
+
+    const fn layout_ok(exp: u8, man: u8) -> bool {
+        exp >= 1 && 1 + exp as u32 + man as u32 <= 8
     }
 
     /// Every valid layout, ordered by (bits, E).

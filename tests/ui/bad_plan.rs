@@ -1,0 +1,20 @@
+use humming::macros::humming_gemm;
+
+#[humming_gemm(weight = u4, act = f16, plan = (m_tiles = 1, n_warps = 4, k_warps = 2))]
+pub fn missing_keys() {}
+
+#[humming_gemm(weight = u4, act = f16, plan = (m_tiles = 1, n_warps = 4, k_warps = 2, bk = 128, stage = 4))]
+pub fn unknown_key() {}
+
+#[humming_gemm(weight = u4, act = f16, plan = m1x16)]
+pub fn not_a_tuple() {}
+
+// Valid syntax, but bk must be 64, 128 or 256.
+#[humming_gemm(weight = u4, act = f16, plan = (m_tiles = 1, n_warps = 4, k_warps = 2, bk = 96, stages = 4))]
+pub fn bad_bk() {}
+
+// sm_75 has no cp.async: its plans have one stage. Checked per target.
+#[humming_gemm(weight = u4, act = f16, arch = [sm_75, sm_80], plan = (m_tiles = 1, n_warps = 4, k_warps = 2, bk = 128, stages = 4))]
+pub fn stages_on_turing() {}
+
+fn main() {}
