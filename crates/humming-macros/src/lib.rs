@@ -86,3 +86,82 @@ fn with_item(errors: Errors, item: proc_macro2::TokenStream) -> proc_macro2::Tok
     let errors = errors.into_compile_errors();
     quote!(#errors #item)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::expand;
+    use proc_macro2::TokenStream;
+
+    fn run(attr: &str, item: &str) -> String {
+        let attr: TokenStream = attr.parse().expect("test attribute tokens");
+        let item: TokenStream = item.parse().expect("test item tokens");
+        expand(attr, item).to_string()
+    }
+
+    /// Odd input is an error, never a panic, and the item comes back unchanged.
+    #[test]
+    fn bad_input_is_an_error_with_the_item_kept() {
+        let item = "pub fn kept_as_written () { }";
+        for attr in [
+            "",
+            ",",
+            "= u4",
+            "weight",
+            "weight =",
+            "weight = u4 act = f16",
+            "weight = u4, act = f16, weight = u4, act = bf16",
+            "weight = [u4], act = (f16)",
+            "weight = u0, act = f16",
+            "weight = i1, act = f16",
+            "weight = e0m3, act = f16",
+            "weight = e7m1, act = f16",
+            "weight = \"\", act = \"\"",
+            "weight = u4, act = f16, group = 0",
+            "weight = u4, act = f16, group = 4294967296",
+            "weight = u4, act = f16, group = 2048",
+            "weight = u4, act = f16, arch = [[sm_80]]",
+            "weight = u4, act = f16, arch = sm_80 + sm_90",
+            "weight = u4, act = f16, plan = ()",
+            "weight = u4, act = f16, plan = (m_tiles = 0, n_warps = 0, k_warps = 0, bk = 0, stages = 0)",
+            "weight = u4, act = f16, plan = (m_tiles = 99999999999, n_warps = 1, k_warps = 1, bk = 64, stages = 2)",
+            "weight = u4, act = f16, plan = (m_tiles = 1, m_tiles = 1)",
+            "weight = u4, act = f16, plan = (1, 2, 3, 4, 5)",
+            "weight = u4, act = f16, plan = (m_tiles = 8, n_warps = 8, k_warps = 2, bk = 256, stages = 8)",
+            "weight = u4, act = f16, emit_ptx = \"\"",
+            "weight = u4, act = f16, global_scale = 1",
+            "r#type = u4",
+            "weight = u4, act = f16, zero_point = dynamic, zero_point = implicit",
+        ] {
+            let out = run(attr, item);
+            assert!(out.contains("compile_error"), "`{attr}` gave no error: {out}");
+            assert!(out.contains(item), "`{attr}` lost the item: {out}");
+        }
+        // Items that are not a fn, or fns the macro cannot take.
+        for item in ["struct S;", "fn f() { 1 }", "fn f(a: u8) {}", "fn f(self) {}", "const fn f() {}", "extern \"C\" fn f() {}"] {
+            let out = run("weight = u4, act = f16", item);
+            assert!(out.contains("compile_error"), "`{item}` gave no error: {out}");
+        }
+    }
+
+    /// On success: the module with the bundles and spec, the fn, and docs naming the spec and
+    /// the plan of every M bucket.
+    #[test]
+    fn success_emits_the_module_and_the_fn_with_docs() {
+        let out = run("weight = u4, act = bf16, arch = [sm_80, sm_90]", "/// Mine.\npub(crate) fn gemm() {}");
+        assert!(!out.contains("compile_error"), "{out}");
+        for want in [
+            "pub (crate) mod gemm",
+            "pub static BUNDLES",
+            "pub fn spec ()",
+            "pub (crate) fn gemm (stream",
+            "launch_gemm :: < :: humming :: half :: bf16 , :: humming :: half :: bf16 >",
+            "\" Mine.\"",
+            "w_u4-a_bf16-s_bf16-g128-zp_implicit-o_bf16-sm_80",
+            "w_u4-a_bf16-s_bf16-g128-zp_implicit-o_bf16-sm_90",
+            "M in 1..=16: plan `m1x16_n4x64_k2w_bk128_s4`",
+            ".target sm_90",
+        ] {
+            assert!(out.contains(want), "missing `{want}`");
+        }
+    }
+}
