@@ -21,14 +21,18 @@ for line in sys.stdin:
         shutil.copy(m["executable"], sys.argv[1] + "/bin/" + t["name"])
         print("bundled test", t["name"])
 ' "$out"
-for ex in ${BUNDLE_EXAMPLES:-sanitize_a16 bench_a16}; do
+# Examples that check their own results (run by run.sh) and tools (run by device-session.sh).
+checked_examples="quickstart runtime_spec custom_format"
+for ex in ${BUNDLE_EXAMPLES:-$checked_examples sanitize_a16 bench_a16}; do
+  [ -f "examples/$ex.rs" ] || { echo "no example $ex (skipped)"; continue; }
   cargo build --release --example "$ex" -q
   cp "target/release/examples/$ex" "$out/bin/example_$ex"; echo "bundled example $ex"
 done
+echo "$checked_examples" > "$out/checked_examples"
 cat > "$out/run.sh" <<'RUN'
 #!/usr/bin/env bash
-# Runs every bundled GPU test binary; non-zero exit if any fails. (Examples are run by
-# scripts/device-session.sh.)
+# Runs every bundled GPU test binary and the examples that check their own results; non-zero
+# exit if any fails. (The benchmark and sanitizer runs are in scripts/device-session.sh.)
 set -uo pipefail
 cd "$(dirname "$0")"
 log=${OUT:-.}
@@ -41,6 +45,16 @@ for b in bin/gpu_*; do
   "$b" --test-threads=1 --nocapture 2>&1 | tee "$log/$name.log"
   rc=${PIPESTATUS[0]}
   if [ "$rc" -ne 0 ]; then echo "FAILED: $name (exit $rc)"; fail=1; fi
+done
+export HUMMING_PTX_CACHE=${HUMMING_PTX_CACHE:-/tmp/humming-ptx-cache}
+for ex in $(cat checked_examples); do
+  b=bin/example_$ex
+  [ -x "$b" ] || continue
+  echo "=== example $ex"
+  "$b" 2>&1 | tee "$log/example_$ex.log"
+  rc=${PIPESTATUS[0]}
+  if [ "$rc" -ne 0 ]; then echo "FAILED: example $ex (exit $rc)"; fail=1; fi
+  grep -q "no GPU" "$log/example_$ex.log" && { echo "FAILED: example $ex ran without the GPU"; fail=1; }
 done
 [ "$fail" -eq 0 ] && echo "GPU bundle: all passed" || echo "GPU bundle: FAILURES"
 exit $fail

@@ -247,3 +247,23 @@ fn every_width_every_short_length() {
         }
     }
 }
+
+/// Checkpoint weights whose value x block scale overflows f16 are refused for f16 activations
+/// (the A16 kernels form that product in the activation type) and accepted for bf16.
+#[test]
+fn act_range_check_of_value_times_scale() {
+    use humming_core::pack::a16::{PackA16Error, check_act_range};
+    use humming_core::*;
+    let (n, k) = (4, 64);
+    let cfg = QuantConfig::new(WeightFormat::SInt(8), ScaleFormat::Bf16, ScaleGroup::Group(32));
+    let w: Vec<f32> = (0..n * k).map(|i| ((i * 37 % 101) as f32 - 50.0) / 10.0).collect();
+    let mut q = quantize(&w, n, k, &cfg).unwrap();
+    check_act_range(&q, ActFormat::F16).unwrap();
+    // Row 2, group 1: a scale of 1024 with codes up to 127 gives ~130000 > 65504.
+    q.scales[2 * 2 + 1] = ScaleFormat::Bf16.scalar().encode(1024.0);
+    match check_act_range(&q, ActFormat::F16) {
+        Err(PackA16Error::ActRange { n: 2, group: 1, product, .. }) => assert!(product > 65504.0),
+        other => panic!("{other:?}"),
+    }
+    check_act_range(&q, ActFormat::Bf16).unwrap();
+}

@@ -748,3 +748,27 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn spec_text_parses_with_defaults_and_typed_errors() {
+    use humming_core::spec::SpecParseError;
+    let p: SpecParts = "weight=u4 act=bf16, group=64 zero_point=dynamic arch=sm_90".parse().unwrap();
+    let mut want = SpecParts::new(WeightFormat::UInt(4), ActFormat::Bf16);
+    want.group = ScaleGroup::Group(64);
+    want.zero_point = ZeroPoint::Dynamic;
+    want.arch = Arch::Sm90;
+    assert_eq!(p, want);
+    assert_eq!(p.scale, ScaleFormat::Bf16, "scale defaults follow the activation");
+    let p = SpecParts::parse("act=f16 weight=e2m1 scale=e4m3 group=per_channel global_scale=true out=bf16").unwrap();
+    assert_eq!((p.group, p.global_scale, p.out), (ScaleGroup::PerChannel, true, OutFormat::Bf16));
+    assert!(matches!(SpecParts::parse("weight=u4"), Err(SpecParseError::Missing { key: "act" })));
+    assert!(matches!(SpecParts::parse("weight=u4 act=f16 colour=red"), Err(SpecParseError::Key { .. })));
+    assert!(matches!(SpecParts::parse("weight=u4 act=f16 act=bf16"), Err(SpecParseError::Duplicate { .. })));
+    assert!(matches!(SpecParts::parse("weight=u4 act=f16 group"), Err(SpecParseError::Pair(_))));
+    let e = SpecParts::parse("weight=u9 act=f16").unwrap_err();
+    assert!(matches!(&e, SpecParseError::Value { key, .. } if key == "weight"), "{e}");
+    let e = SpecParts::parse("weight=u4 act=f16 group=big").unwrap_err();
+    assert!(e.to_string().contains("per_channel"), "{e}");
+    // Parsed parts still go through every rule.
+    assert!(Spec::new(SpecParts::parse("weight=u4 act=f16 group=100").unwrap()).is_err());
+}

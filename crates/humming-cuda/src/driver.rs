@@ -70,3 +70,37 @@ pub fn version_string(v: i32) -> String {
 }
 
 use humming_core::ir::ptx::PtxVersion;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ptx_versions_of_drivers() {
+        let v = |maj, min| PtxVersion::new(maj, min);
+        for (driver, ptx) in [
+            (10000, v(6, 3)),
+            (10020, v(6, 5)),
+            (11000, v(7, 0)),
+            (11080, v(7, 8)),
+            (12000, v(8, 0)),
+            (12040, v(8, 4)),
+            (12050, v(8, 5)),
+            (12060, v(8, 5)),
+            (12080, v(8, 7)),
+            (12090, v(8, 8)),
+            (13000, v(9, 0)),
+        ] {
+            assert_eq!(max_ptx_version(driver), ptx, "driver {driver}");
+            if driver != 12060 {
+                assert_eq!(min_driver_for(ptx), version_string(driver), "PTX {ptx}");
+            }
+        }
+        // Every PTX version a generated kernel can have loads on the driver it names.
+        for ptx in [v(6, 3), v(7, 0), v(7, 1), v(7, 8), v(8, 0), v(8, 7)] {
+            let (maj, min) = min_driver_for(ptx).split_once('.').map(|(a, b)| (a.parse::<i32>().unwrap(), b.parse::<i32>().unwrap())).unwrap();
+            assert!(max_ptx_version(maj * 1000 + min * 10) >= ptx);
+            assert!(max_ptx_version(maj * 1000 + min * 10 - 10) < ptx || min == 0);
+        }
+    }
+}

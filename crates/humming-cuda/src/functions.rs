@@ -4,6 +4,7 @@
 
 use crate::driver::check;
 use crate::error::GpuError;
+use crate::gpu::Gpu;
 use crate::module::Module;
 use cust::sys as cu;
 use humming_core::kernel::CompiledKernel;
@@ -12,10 +13,12 @@ use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
-/// A loaded entry point.
+/// A loaded entry point. It holds its device's primary context (through a [`Gpu`] handle), so
+/// the context, and with it the module, lives as long as the cache entry.
 #[derive(Debug)]
 pub struct LoadedKernel {
     _module: Module,
+    _gpu: Gpu,
     func: cu::CUfunction,
     /// The dynamic shared memory limit set on the function so far (bytes).
     smem_limit: AtomicU32,
@@ -64,19 +67,20 @@ pub fn loaded_count() -> usize {
     cache().lock().map_or(0, |c| c.len())
 }
 
-/// The loaded `kernel` in context `ctx` (which must be current), loading it on first use.
-pub fn get(ctx: cu::CUcontext, kernel: &CompiledKernel) -> Result<Arc<LoadedKernel>, GpuError> {
+/// The loaded `kernel` in `gpu`'s primary context, loading it on first use.
+pub fn get(gpu: &Gpu, kernel: &CompiledKernel) -> Result<Arc<LoadedKernel>, GpuError> {
     let mut h = std::hash::DefaultHasher::new();
     kernel.ptx.hash(&mut h);
-    let key = (ctx as usize, kernel.name.to_string(), h.finish());
+    let key = (gpu.raw_context() as usize, kernel.name.to_string(), h.finish());
     // A poisoned lock only means another thread panicked while holding it; the map stays valid.
     let mut map = cache().lock().unwrap_or_else(|p| p.into_inner());
     if let Some(k) = map.get(&key) {
         return Ok(k.clone());
     }
+    gpu.make_current()?;
     let module = Module::load_ptx(&kernel.ptx, &kernel.name)?;
     let func = module.function(&kernel.name)?;
-    let loaded = Arc::new(LoadedKernel { _module: module, func, smem_limit: AtomicU32::new(48 * 1024) });
+    let loaded = Arc::new(LoadedKernel { _module: module, _gpu: gpu.clone(), func, smem_limit: AtomicU32::new(48 * 1024) });
     map.insert(key, loaded.clone());
     Ok(loaded)
 }

@@ -39,7 +39,11 @@ pub fn launch_gemm<A: Elem16, O: Elem16>(
     let cc = gpu.compute_capability();
     let bundle = bundle::select(bundles, cc).ok_or_else(|| RuntimeError::NoTarget {
         cc,
-        targets: bundles.iter().map(|b| b.spec.arch.name()).collect::<Vec<_>>().join(", "),
+        targets: if bundles.is_empty() {
+            "no target (the kernel set is empty)".into()
+        } else {
+            bundles.iter().map(|b| b.spec.arch.name()).collect::<Vec<_>>().join(", ")
+        },
     })?;
     let spec = bundle.spec()?;
     if A::ACT != spec.act() {
@@ -87,9 +91,9 @@ pub(crate) fn run(bundle: &GemmBundle, spec: &Spec, stream: &Stream, w: &GpuWeig
     if need > max {
         return Err(RuntimeError::SharedMemory { kernel: variant.main.name.to_string(), need, max });
     }
-    let main = functions::get(gpu.raw_context(), &variant.main)?;
+    let main = functions::get(gpu, &variant.main)?;
     main.ensure_shared(need)?;
-    let reduce = if split > 1 { Some(functions::get(gpu.raw_context(), &bundle.reduce)?) } else { None };
+    let reduce = if split > 1 { Some(functions::get(gpu, &bundle.reduce)?) } else { None };
 
     // The split-K workspace is allocated and freed in stream order, so concurrent launches on
     // other streams never share it.

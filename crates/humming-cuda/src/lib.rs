@@ -34,3 +34,18 @@ pub use linear::{QuantizedLinear, quant_config};
 pub use module::Module;
 pub use timer::EventTimer;
 pub use weights::GpuWeights;
+
+#[cfg(test)]
+mod tests {
+    /// Layers, weights and buffers can be shared across threads (an inference server's
+    /// workers); launches on them are serialized per stream by the driver.
+    #[test]
+    fn runtime_types_are_send_and_sync() {
+        fn both<T: Send + Sync>() {}
+        both::<crate::QuantizedLinear>();
+        both::<crate::GpuWeights>();
+        both::<crate::DeviceBuf<half::f16>>();
+        both::<crate::Gpu>();
+        both::<crate::functions::LoadedKernel>();
+    }
+}

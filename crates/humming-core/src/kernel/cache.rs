@@ -21,11 +21,19 @@ pub enum CacheError {
 }
 
 /// The cache file of a key, inside `dir`.
+/// (The name is the spec id and a 64-bit FNV-1a hash of the plans and the generator; the file
+/// repeats both in full and is used only when they match.)
 pub fn file_for(dir: &Path, spec: &Spec, buckets: &[(u32, KernelPlan)]) -> PathBuf {
-    let plans: Vec<String> = buckets.iter().map(|(m, p)| format!("{m}-{p}")).collect();
-    let generator: String =
-        GENERATOR_VERSION.chars().map(|c| if c.is_ascii_alphanumeric() || c == '.' { c } else { '_' }).collect();
-    dir.join(format!("{}__{}__{generator}.hmptx", spec.id(), plans.join("__")))
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in key_line(buckets).bytes().chain(GENERATOR_VERSION.bytes()) {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    dir.join(format!("{}__{h:016x}.hmptx", spec.id()))
+}
+
+/// The plans as one line, e.g. `16:m1x16_n4x64_k2w_bk128_s4 4294967295:m4x16_...`.
+fn key_line(buckets: &[(u32, KernelPlan)]) -> String {
+    buckets.iter().map(|(m, p)| format!("{m}:{p}")).collect::<Vec<_>>().join(" ")
 }
 
 /// The bundle of `spec` with `buckets` from `dir`, generated and stored there on a miss.
@@ -48,10 +56,11 @@ pub fn load_or_build(dir: &Path, spec: &Spec, buckets: &[(u32, KernelPlan)]) -> 
 
 const MAGIC: &str = "humming ptx cache 1";
 
-/// The file text: a header line per kernel (`kernel <name> <threads> <ptx version> <bytes>`)
+/// The file text: the generator and plan lines, then a header line per kernel (`kernel <name> <threads> <ptx version> <bytes>`)
 /// followed by exactly that many bytes of PTX; the reduce kernel last.
 fn render(b: &GemmBundle) -> String {
-    let mut s = format!("{MAGIC}\n{}\n", b.generator);
+    let buckets: Vec<(u32, KernelPlan)> = b.variants.iter().map(|v| (v.max_m, v.plan)).collect();
+    let mut s = format!("{MAGIC}\n{}\n{}\n", b.generator, key_line(&buckets));
     for k in b.variants.iter().map(|v| &v.main).chain(std::iter::once(&b.reduce)) {
         s.push_str(&format!("kernel {} {} {} {}\n", k.name, k.threads, k.ptx_version, k.ptx.len()));
         s.push_str(&k.ptx);
@@ -62,8 +71,9 @@ fn render(b: &GemmBundle) -> String {
 /// The bundle in `text`, or `None` when it is not a complete file for this key.
 fn parse(text: &str, spec: &Spec, buckets: &[(u32, KernelPlan)]) -> Option<GemmBundle> {
     let rest = text.strip_prefix(MAGIC)?.strip_prefix('\n')?;
-    let (generator, mut rest) = rest.split_once('\n')?;
-    if generator != GENERATOR_VERSION {
+    let (generator, rest) = rest.split_once('\n')?;
+    let (plans, mut rest) = rest.split_once('\n')?;
+    if generator != GENERATOR_VERSION || plans != key_line(buckets) {
         return None;
     }
     let mut kernels = Vec::new();

@@ -21,7 +21,7 @@ use super::{GemmKernels, KernelPlan, generate};
 use crate::ir::Executor;
 use crate::rng::SplitMix64;
 use crate::pack::a16::PackedA16;
-use crate::quant::{ActGranularity, QuantConfig, quantize, quantize_act};
+use crate::quant::{ActGranularity, ActTensor, QuantConfig, QuantizedWeights, quantize, quantize_act};
 use crate::reference::{act_values, dequantize, round_to_out};
 use crate::{ActFormat, OutFormat, Spec};
 
@@ -74,8 +74,26 @@ pub fn check_kernels<E: Executor>(
     seed: u64,
 ) -> Result<CheckReport, String> {
     let spec = &kernels.spec;
+    let (w, act) = random_operands(spec, (m, n, k), seed)?;
+
+    let packed = PackedA16::from_quantized(&w).map_err(|e| e.to_string())?;
+    let dev_w = upload_weights(ex, &packed).map_err(|e| e.to_string())?;
+    let a16: Vec<u16> = act.codes.iter().map(|&c| c as u16).collect();
+    let a_dev = ex.upload_new(&a16).map_err(|e| e.to_string())?;
+    let out_dev = ex.upload_new(&vec![0xFFFFu16; m * n]).map_err(|e| e.to_string())?;
+    run_gemm(ex, kernels, &dev_w, a_dev, out_dev, m, split).map_err(|e| match e {
+        GemmError::Invalid(e) => e.to_string(),
+        GemmError::Exec(e) => format!("{}: {e}", ex.name()),
+    })?;
+    let got: Vec<u16> = ex.download_vec(out_dev, m * n).map_err(|e| e.to_string())?;
+    verify(spec, &w, &act, &got, &kernels.main.name, split)
+}
+
+/// Random inputs for a check of `spec` at `m x n x k`: f32 weights with a per-row magnitude
+/// spread (so scales differ across rows and groups), quantized for the spec, and activations
+/// in the spec's activation type.
+pub fn random_operands(spec: &Spec, (m, n, k): (usize, usize, usize), seed: u64) -> Result<(QuantizedWeights, ActTensor), String> {
     let mut rng = SplitMix64::new(seed);
-    // Weights with a per-row magnitude spread, so scales differ across rows and groups.
     let wf: Vec<f32> = (0..n * k)
         .map(|i| {
             let row = (i / k) as f32;
@@ -88,20 +106,20 @@ pub fn check_kernels<E: Executor>(
     let w = quantize(&wf, n, k, &cfg).map_err(|e| format!("quantize: {e}"))?;
     let af: Vec<f32> = (0..m * k).map(|_| rng.unit_f32() * 2.0).collect();
     let act = quantize_act(&af, m, k, spec.act(), ActGranularity::PerToken).map_err(|e| format!("act: {e}"))?;
-    let wd = dequantize(&w).map_err(|e| e.to_string())?;
-    let ad = act_values(&act).map_err(|e| e.to_string())?;
-    let gs = w.global() as f64;
+    Ok((w, act))
+}
 
-    let packed = PackedA16::from_quantized(&w).map_err(|e| e.to_string())?;
-    let dev_w = upload_weights(ex, &packed).map_err(|e| e.to_string())?;
-    let a16: Vec<u16> = act.codes.iter().map(|&c| c as u16).collect();
-    let a_dev = ex.upload_new(&a16).map_err(|e| e.to_string())?;
-    let out_dev = ex.upload_new(&vec![0xFFFFu16; m * n]).map_err(|e| e.to_string())?;
-    run_gemm(ex, kernels, &dev_w, a_dev, out_dev, m, split).map_err(|e| match e {
-        GemmError::Invalid(e) => e.to_string(),
-        GemmError::Exec(e) => format!("{}: {e}", ex.name()),
-    })?;
-    let got: Vec<u16> = ex.download_vec(out_dev, m * n).map_err(|e| e.to_string())?;
+/// Compares a kernel's output bits `got` (`m x n`, row-major, the spec's output type) for
+/// weights `w` and activations `act` with the f64 reference, element by element, within the
+/// tolerance stated in the module docs. `kernel` and `split` label the report.
+pub fn verify(spec: &Spec, w: &QuantizedWeights, act: &ActTensor, got: &[u16], kernel: &str, split: u32) -> Result<CheckReport, String> {
+    let (m, n, k) = (act.m, w.n, w.k);
+    if got.len() != m * n {
+        return Err(format!("{kernel}: {} outputs for {m} x {n}", got.len()));
+    }
+    let wd = dequantize(w).map_err(|e| e.to_string())?;
+    let ad = act_values(act).map_err(|e| e.to_string())?;
+    let gs = w.global() as f64;
 
     let (u_b, sub_b) = match spec.act() {
         ActFormat::F16 => (2f64.powi(-11), 2f64.powi(-25)),
@@ -109,7 +127,7 @@ pub fn check_kernels<E: Executor>(
     };
     let acc = k as f64 * 2f64.powi(-23);
     let mut report = CheckReport {
-        kernel: kernels.main.name.clone(),
+        kernel: kernel.to_string(),
         m,
         n,
         k,
@@ -145,7 +163,7 @@ pub fn check_kernels<E: Executor>(
                 return Err(format!(
                     "{} at m={m} n={n} k={k} split={split}: element ({i}, {j}) = {got_v} (bits {:#06x}), reference {want} \
                      (exact {x}), |err| {err:e} > tolerance {tol:e}",
-                    kernels.main.name,
+                    kernel,
                     got[i * n + j]
                 ));
             }

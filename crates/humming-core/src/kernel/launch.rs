@@ -49,7 +49,7 @@ impl WeightsDesc {
     /// scale formats, group, zero-point mode and global-scale presence.
     pub fn check_matches(&self, spec: &Spec) -> Result<(), LaunchError> {
         let mismatch = |field: &'static str, weights: String, kernel: String| {
-            Err(LaunchError::WeightsMismatch { field, weights, kernel: kernel_of(spec, kernel) })
+            Err(LaunchError::WeightsMismatch { field, weights, kernel, spec: spec.id() })
         };
         if self.format != spec.weight() {
             return mismatch("weight format", self.format.to_string(), spec.weight().to_string());
@@ -71,10 +71,6 @@ impl WeightsDesc {
     }
 }
 
-fn kernel_of(spec: &Spec, field: String) -> String {
-    format!("{field} (kernel {})", spec.id())
-}
-
 /// Packed weights resident in an executor's memory.
 #[derive(Clone, Debug)]
 pub struct DeviceWeights {
@@ -89,8 +85,8 @@ pub struct DeviceWeights {
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum LaunchError {
     /// The weights were packed for a different spec than the kernel's.
-    #[error("weights do not match the kernel: {field} is {weights} in the weights, {kernel}")]
-    WeightsMismatch { field: &'static str, weights: String, kernel: String },
+    #[error("weights do not match kernel {spec}: {field} is {weights} in the weights, {kernel} in the kernel")]
+    WeightsMismatch { field: &'static str, weights: String, kernel: String, spec: String },
     /// M is zero or beyond what the kernel indexes.
     #[error("M = {m} out of range 1..={max}")]
     M { m: usize, max: usize },

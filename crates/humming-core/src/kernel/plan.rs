@@ -78,7 +78,7 @@ impl KernelPlan {
         if self.n_warps * self.k_warps > 16 {
             return bad("at most 16 warps per CTA".into());
         }
-        if self.bk % 64 != 0 || self.bk > 256 || self.k_steps() % self.k_warps != 0 {
+        if self.bk % 64 != 0 || self.bk as usize > crate::pack::fragment::K_ALIGN || self.k_steps() % self.k_warps != 0 {
             return bad(format!("bk {} must be 64, 128 or 256 and split evenly over {} k warps", self.bk, self.k_warps));
         }
         let cp_async = arch >= Arch::Sm80;

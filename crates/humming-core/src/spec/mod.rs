@@ -38,9 +38,11 @@
 
 mod error;
 mod message;
+mod parse;
 mod rules;
 
 pub use error::{SpecError, SpecErrors, SpecField};
+pub use parse::{SPEC_KEYS, SpecParseError};
 
 use crate::{ActFormat, Arch, OutFormat, ScaleFormat, ScaleGroup, WeightFormat, ZeroPoint};
 use std::fmt;

@@ -5,7 +5,7 @@
 //! so the per-instruction loop only matches an enum and loops over lanes.
 
 use crate::ir::emu::float::{FRnd, Fmt, IRnd};
-use crate::ir::emu::render::render_stmt;
+use crate::ir::ptx::stmt_text;
 use crate::ir::emu::{EmuError, Site};
 use crate::ir::{
     AtomOp, BinOp, Cmp, CpAsyncCache, Guard, Inst, Kernel, KernelArg, MmaShape, MmaType, Operand,
@@ -373,6 +373,8 @@ pub(crate) struct Program<'k> {
     pub mma: Vec<MmaOp>,
     /// Statements in pre-order; [`Op::site`] indexes this.
     pub sites: Vec<&'k Stmt>,
+    /// The kernel, to name statements in errors.
+    pub kernel: &'k Kernel,
     pub nregs: usize,
     pub classes: Vec<RegClass>,
     /// First address past the shared window (the window is `[SHARED_BASE, shared_end)`).
@@ -384,7 +386,7 @@ impl Program<'_> {
         match self.sites.get(idx as usize) {
             Some(s) => Site {
                 index: idx as usize,
-                text: render_stmt(s),
+                text: stmt_text(self.kernel, s),
             },
             None => Site {
                 index: self.sites.len(),
@@ -611,6 +613,7 @@ pub(crate) fn lower<'k>(
         ops: l.ops,
         mma: l.mma,
         sites: l.sites,
+        kernel,
         nregs: kernel.regs.len(),
         classes: kernel.regs.clone(),
         shared_end: cursor as u32,
@@ -621,7 +624,7 @@ impl<'k> Lowerer<'k> {
     fn fail(&self, site: u32, bad: Bad) -> EmuError {
         let site = Site {
             index: site as usize,
-            text: render_stmt(self.sites[site as usize]),
+            text: stmt_text(self.kernel, self.sites[site as usize]),
         };
         match bad {
             Bad::Invalid(reason) => EmuError::InvalidKernel { site, reason },

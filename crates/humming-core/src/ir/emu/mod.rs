@@ -70,7 +70,6 @@ mod error;
 mod float;
 mod lower;
 mod mma;
-mod render;
 mod run;
 
 pub use error::{Access, EmuError, Site, ThreadRef};

@@ -78,7 +78,7 @@ fn check_ident(what: &str, name: &str) -> Result<(), PtxError> {
 /// The name of the dynamic shared array.
 const DYNAMIC_SHARED: &str = "dyn_smem";
 
-fn shared_names(kernel: &Kernel) -> Result<Vec<String>, PtxError> {
+pub(crate) fn shared_names(kernel: &Kernel) -> Result<Vec<String>, PtxError> {
     check_ident("kernel", &kernel.name)?;
     let mut seen = HashSet::new();
     seen.insert(kernel.name.clone());

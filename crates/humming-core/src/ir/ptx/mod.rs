@@ -56,6 +56,39 @@ pub fn print(kernel: &Kernel, arch: Arch) -> Result<String, PtxError> {
     emit::module(kernel, arch)
 }
 
+/// One statement of `kernel` as a line of PTX, for messages (the emulator names the statement
+/// an error happened at this way): an instruction exactly as [`print`] writes it, with its guard;
+/// a loop or branch as a short head. An instruction the printer rejects is shown with the reason.
+pub fn stmt_text(kernel: &Kernel, stmt: &crate::ir::Stmt) -> String {
+    use crate::ir::Stmt;
+    use operand::reg_name;
+    let op = |o: &crate::ir::Operand| match o {
+        crate::ir::Operand::Reg(r) => reg_name(*r),
+        other => format!("{other:?}"),
+    };
+    match stmt {
+        Stmt::Inst { guard, inst } => {
+            let names = emit::shared_names(kernel)
+                .unwrap_or_else(|_| (0..kernel.shared.len()).map(|i| format!("smem{i}")).collect());
+            let printer = inst::InstPrinter { kernel, shared_names: &names };
+            let text = printer.print(inst).unwrap_or_else(|e| format!("{inst:?} (not printable: {e})"));
+            match guard {
+                Some(g) => format!("@{}{} {text}", if g.negate { "!" } else { "" }, reg_name(g.pred)),
+                None => text,
+            }
+        }
+        Stmt::Loop { counter, start, end, step, signed, .. } => format!(
+            "loop {c} = {}; {c} <{} {}; {c} += {step}",
+            op(start),
+            if *signed { "s" } else { "u" },
+            op(end),
+            c = reg_name(*counter)
+        ),
+        Stmt::If { cond, negate, .. } => format!("if {}{}", if *negate { "!" } else { "" }, reg_name(*cond)),
+        Stmt::Return => "ret;".into(),
+    }
+}
+
 /// The `.version` [`print`] would choose: the lowest PTX version that has `arch` and every
 /// instruction of `kernel`; `Unsupported` when an instruction needs a newer target.
 pub fn required_version(kernel: &Kernel, arch: Arch) -> Result<PtxVersion, PtxError> {

@@ -1,0 +1,131 @@
+//! Kernel bundles (what the macro embeds and the runtime generates), their M buckets, target
+//! selection, staleness detection, and the on-disk PTX cache.
+
+use humming_core::kernel::bundle::{GENERATOR_VERSION, select};
+use humming_core::kernel::cache::{file_for, load_or_build};
+use humming_core::kernel::check::check_bundle;
+use humming_core::kernel::coverage::A16_ARCHS;
+use humming_core::kernel::{GemmBundle, KernelError, KernelPlan};
+use humming_core::ir::emu::Emulator;
+use humming_core::*;
+
+fn spec(w: &str, act: ActFormat, arch: Arch) -> Spec {
+    let mut p = SpecParts::new(WeightFormat::parse(w).unwrap(), act);
+    p.arch = arch;
+    Spec::new(p).unwrap()
+}
+
+#[test]
+fn buckets_are_ascending_valid_and_cover_every_m() {
+    for arch in A16_ARCHS {
+        for bits in 1..=8u8 {
+            let b = KernelPlan::buckets(arch, bits);
+            assert!(!b.is_empty());
+            assert!(b.windows(2).all(|w| w[0].0 < w[1].0 && w[0].1 != w[1].1), "{arch} u{bits}: {b:?}");
+            assert_eq!(b.last().unwrap().0, u32::MAX, "the last bucket takes every M");
+            for (_, plan) in &b {
+                plan.validate(arch, bits).unwrap_or_else(|e| panic!("{arch} u{bits}: {e}"));
+            }
+        }
+    }
+}
+
+#[test]
+fn bundle_variants_ptx_and_selection() {
+    let s = spec("u4", ActFormat::F16, Arch::Sm80);
+    let b = GemmBundle::build_default(&s).unwrap();
+    assert_eq!(b.generator, GENERATOR_VERSION);
+    assert_eq!(b.spec().unwrap(), s);
+    for v in b.variants.iter() {
+        assert!(v.main.ptx.contains(&format!(".entry {}", v.main.name)), "{}", v.main.name);
+        let version_line = format!(".version {}\n", v.main.ptx_version);
+        assert!(v.main.ptx.contains(&version_line), "{} lacks {version_line:?}", v.main.name);
+        assert_eq!(v.main.threads, v.plan.threads());
+    }
+    // Every M goes to the first bucket that holds it; beyond the last, the last.
+    for m in [1usize, 2, 15, 16, 17, 33, 48, 49, 64, 1000, 1 << 20] {
+        let v = b.variant_for(m);
+        let want = b.variants.iter().find(|v| m <= v.max_m as usize).unwrap_or(b.variants.last().unwrap());
+        assert_eq!(v, want, "m = {m}");
+    }
+    assert_eq!(b.variant_for(1).plan, KernelPlan::choose(1, 4096, Arch::Sm80, 4));
+    // Regenerating the IR gives exactly the embedded PTX.
+    for v in b.variants.iter() {
+        b.kernels(v).unwrap();
+    }
+}
+
+#[test]
+fn stale_bundles_are_errors() {
+    let s = spec("u3", ActFormat::Bf16, Arch::Sm90);
+    let b = GemmBundle::build_default(&s).unwrap();
+    let mut old = b.clone();
+    old.generator = "humming-core 0.0.1 a16/0".into();
+    assert!(matches!(old.kernels(&old.variants[0]), Err(KernelError::Stale { .. })));
+    let mut edited = b.clone();
+    let mut vs = edited.variants.to_vec();
+    vs[0].main.ptx = format!("{}\n// edited", vs[0].main.ptx).into();
+    edited.variants = vs.into();
+    let err = edited.kernels(&edited.variants[0]).unwrap_err();
+    assert!(err.to_string().contains("rebuild"), "{err}");
+}
+
+#[test]
+fn select_takes_the_newest_target_the_device_runs() {
+    let bundles: Vec<GemmBundle> =
+        [Arch::Sm75, Arch::Sm80, Arch::Sm90].iter().map(|&a| GemmBundle::build_default(&spec("u4", ActFormat::F16, a)).unwrap()).collect();
+    let pick = |cc| select(&bundles, cc).map(|b| b.spec.arch);
+    assert_eq!(pick((7, 5)), Some(Arch::Sm75));
+    assert_eq!(pick((8, 6)), Some(Arch::Sm80));
+    assert_eq!(pick((8, 9)), Some(Arch::Sm80));
+    assert_eq!(pick((9, 0)), Some(Arch::Sm90));
+    assert_eq!(pick((7, 0)), None);
+}
+
+#[test]
+fn every_variant_of_a_bundle_runs_on_the_emulator() {
+    for (w, act, arch) in [("u4", ActFormat::F16, Arch::Sm80), ("e2m1", ActFormat::Bf16, Arch::Sm90), ("u4", ActFormat::F16, Arch::Sm75)] {
+        let b = GemmBundle::build_default(&spec(w, act, arch)).unwrap();
+        let mut lo = 1usize;
+        for (i, v) in b.variants.iter().enumerate() {
+            // An M inside the bucket, ragged.
+            let m = if v.max_m == u32::MAX { lo + 13 } else { (v.max_m as usize).min(lo + 5) };
+            let r = check_bundle(&mut Emulator::new(), &b, (m, 136, 320), 1 + (i % 2) as u32, i as u64).unwrap();
+            assert!(r.kernel == v.main.name, "m = {m} ran {} instead of {}", r.kernel, v.main.name);
+            lo = v.max_m as usize + 1;
+        }
+    }
+}
+
+fn temp_dir(tag: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("humming-cache-test-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+#[test]
+fn disk_cache_miss_hit_and_corruption() {
+    let dir = temp_dir("a");
+    let s = spec("u5", ActFormat::F16, Arch::Sm86);
+    let buckets = KernelPlan::buckets(s.arch(), 5);
+    let (b1, hit1) = load_or_build(&dir, &s, &buckets).unwrap();
+    assert!(!hit1);
+    let (b2, hit2) = load_or_build(&dir, &s, &buckets).unwrap();
+    assert!(hit2);
+    assert_eq!(b1, b2);
+    b2.kernels(&b2.variants[0]).unwrap();
+    // A truncated file is not trusted: it is rebuilt and rewritten.
+    let path = file_for(&dir, &s, &buckets);
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, &text[..text.len() / 2]).unwrap();
+    let (b3, hit3) = load_or_build(&dir, &s, &buckets).unwrap();
+    assert!(!hit3);
+    assert_eq!(b3, b1);
+    assert!(load_or_build(&dir, &s, &buckets).unwrap().1);
+    // Another spec or other plans have other files.
+    let other = spec("u6", ActFormat::F16, Arch::Sm86);
+    assert_ne!(file_for(&dir, &other, &buckets), path);
+    assert_ne!(file_for(&dir, &s, &buckets[..1]), path);
+    assert!(path.file_name().unwrap().to_str().unwrap().contains(&s.id()));
+    let _ = std::fs::remove_dir_all(&dir);
+}
