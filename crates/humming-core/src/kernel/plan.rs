@@ -168,6 +168,31 @@ pub fn max_dynamic_smem(arch: Arch) -> u32 {
     }
 }
 
+impl std::str::FromStr for KernelPlan {
+    type Err = String;
+
+    /// Parses the [`fmt::Display`] form, e.g. `m1x16_n4x64_k2w_bk128_s4` (not validated).
+    fn from_str(s: &str) -> Result<KernelPlan, String> {
+        let bad = || format!("plan `{s}`: expected the form m1x16_n4x64_k2w_bk128_s4");
+        let mut f = s.trim().split('_');
+        let mut num = |prefix: &str, suffix: &str| -> Result<u32, String> {
+            let t = f.next().ok_or_else(bad)?;
+            t.strip_prefix(prefix).and_then(|t| t.strip_suffix(suffix)).and_then(|t| t.parse().ok()).ok_or_else(bad)
+        };
+        let plan = KernelPlan {
+            m_tiles: num("m", "x16")?,
+            n_warps: num("n", "x64")?,
+            k_warps: num("k", "w")?,
+            bk: num("bk", "")?,
+            stages: num("s", "")?,
+        };
+        if f.next().is_some() {
+            return Err(bad());
+        }
+        Ok(plan)
+    }
+}
+
 impl fmt::Display for KernelPlan {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
