@@ -277,18 +277,29 @@ pub(crate) fn render_inst(inst: &Inst) -> String {
             dst,
             src,
             src_size,
+            policy,
         } => {
             let mut s = format!(
-                "cp.async.{}.shared.global {}, {}, {bytes}",
+                "cp.async.{}.shared.global{} {}, {}, {bytes}",
                 lower(cache),
+                if policy.is_some() { ".L2::cache_hint" } else { "" },
                 addr(dst),
                 addr(src)
             );
             if let Some(n) = src_size {
                 let _ = write!(s, ", {}", opnd(n));
             }
+            if let Some(p) = policy {
+                let _ = write!(s, ", {}", reg(p));
+            }
             s
         }
+        Inst::CreatePolicy { dst, evict, fraction } => {
+            format!("createpolicy.fractional.L2::{}.b64 {}, {fraction}", evict.ptx(), reg(dst))
+        }
+        Inst::MovPack { dst, lo, hi } => format!("mov.b32 {}, {{{}, {}}}", reg(dst), reg(lo), reg(hi)),
+        Inst::MovUnpack { lo, hi, src } => format!("mov.b32 {{{}, {}}}, {}", reg(lo), reg(hi), reg(src)),
+        Inst::Membar { level } => format!("membar.{}", level.ptx()),
         Inst::CpAsyncCommit => "cp.async.commit_group".into(),
         Inst::CpAsyncWait { n } => format!("cp.async.wait_group {n}"),
         Inst::Ldmatrix {
