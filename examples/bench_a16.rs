@@ -21,7 +21,7 @@ use clap::Parser;
 use humming::core::ir::ptx::print;
 use humming::core::ir::{DevPtr, Executor, Kernel, KernelArg, samples::SplitMix64};
 use humming::core::kernel::check::check_kernels;
-use humming::core::kernel::launch::{Buf, DeviceWeights, GemmLaunches, GemmOperands, Launch, WeightsDesc, prepare, workspace_bytes};
+use humming::core::kernel::launch::{Buf, DeviceWeights, GemmLaunches, GemmOperands, Launch, WeightsDesc, alloc_workspace, prepare};
 use humming::core::kernel::{GemmKernels, KernelPlan, generate};
 use humming::core::pack::fragment::A16Layout;
 use humming::core::*;
@@ -379,14 +379,7 @@ fn bench_one(
         eprintln!("check {} M={cm} N={cn} K={ck_} split {csplit}: max err {:.3e} ({:.3} of tolerance)", r.kernel, r.max_abs_err, r.max_tol_frac);
         ex.set_sync(false);
     }
-    let wsb = workspace_bytes(layout, m, split);
-    let ws = if wsb > 0 {
-        let p = ex.alloc(wsb)?;
-        ex.upload(p, &vec![0u8; wsb])?;
-        Some(Buf { ptr: p, len: wsb })
-    } else {
-        None
-    };
+    let ws = alloc_workspace(ex, layout, m, split)?;
     let launches: Vec<GemmLaunches> = dev_w
         .iter()
         .map(|w| {

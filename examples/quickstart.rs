@@ -64,7 +64,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
 /// Median time of the kernel on the GPU (CUDA events, 20 back-to-back launches per sample).
 fn time_on_gpu(ex: &mut GpuExecutor, spec: &Spec, plan: &KernelPlan, (m, n, k): (usize, usize, usize)) -> Result<(), Box<dyn std::error::Error>> {
-    use humming::core::kernel::launch::{Buf, GemmOperands, run_gemm_in, upload_weights, workspace_bytes};
+    use humming::core::kernel::launch::{Buf, GemmOperands, alloc_workspace, run_gemm_in, upload_weights};
     use humming::core::pack::a16::PackedA16;
     use humming::core::quant::{QuantConfig, quantize};
     let mut rng = humming::core::rng::SplitMix64::new(1);
@@ -78,8 +78,8 @@ fn time_on_gpu(ex: &mut GpuExecutor, spec: &Spec, plan: &KernelPlan, (m, n, k): 
     let sms = ex.gpu().sm_count()?;
     let l = dw.desc.layout;
     let split = plan.split_k_for(m, l.n_pad, l.k_pad, sms);
-    let wsb = workspace_bytes(&l, m, split);
-    let ws = if wsb > 0 { Some(Buf { ptr: ex.alloc(wsb)?, len: wsb }) } else { None };
+    // Zero-filled: it holds the split-K arrival counters.
+    let ws = alloc_workspace(ex, &l, m, split)?;
     let ops = GemmOperands { weights: &dw, a: Buf { ptr: a, len: m * k }, out: Buf { ptr: out, len: m * n }, workspace: ws, m, split };
     ex.set_sync(false);
     let timer = humming::cuda::EventTimer::new()?;

@@ -34,6 +34,34 @@ case "$phase" in
       tail -n 120 "$OUT/ncu.txt" | head -n 120 > /dev/null
     fi
     ;;
+  v2)
+    # Correctness of the changed kernels on the GPU first (realistic shapes, every target, IR
+    # samples incl. the cache-hint sample), compute-sanitizer on one kernel per pipeline variant.
+    export HUMMING_REQUIRE_GPU=1
+    { timeout 100 $B/bin/gpu_ir_samples --test-threads=1 --nocapture 2>&1 | tail -n 5
+      timeout 200 $B/bin/gpu_a16 --test-threads=1 --nocapture realistic every_target 2>&1 | grep -vE "^\s*$" | tail -n 40
+      for tool in memcheck racecheck; do
+        timeout 60 compute-sanitizer --tool $tool --error-exitcode 9 $B/bin/sanitize_a16 2>&1 | tail -n 6; echo "sanitizer $tool exit ${PIPESTATUS[0]}"
+      done; } > "$OUT/tests.txt" 2>&1
+    grep -E "test result|FAILED|panicked|exit|ERROR" "$OUT/tests.txt"
+    m1=m1x16_n2x64_k4w_bk256_s4,m1x16_n2x64_k4w_bk256_s3,m1x16_n2x64_k4w_bk256_s5,m1x16_n1x64_k4w_bk256_s4,m1x16_n1x64_k4w_bk256_s6,m1x16_n4x64_k4w_bk256_s3,m1x16_n2x64_k2w_bk128_s6,m1x16_n4x64_k2w_bk128_s4,m1x16_n2x64_k4w_bk128_s6,m1x16_n1x64_k2w_bk128_s8
+    m2=m2x16_n2x64_k2w_bk128_s4,m2x16_n4x64_k1w_bk64_s4,m2x16_n2x64_k4w_bk256_s3,m2x16_n1x64_k4w_bk256_s4,m2x16_n2x64_k2w_bk256_s3,m2x16_n4x64_k2w_bk128_s3
+    m4=m4x16_n4x64_k1w_bk64_s3,m4x16_n2x64_k2w_bk128_s3,m4x16_n2x64_k1w_bk64_s4,m4x16_n4x64_k2w_bk128_s2,m4x16_n1x64_k4w_bk256_s2
+    bench --label v2 --shapes $shapes,4096x4096 --m 1,2,4,8,16,32,64,128,256 --harness graph,cold
+    bench --label v2s --no-copy --shapes 8192x8192,28672x8192,8192x28672 --m 1,16 --harness graph --plans $m1 --splits auto,1,2,3,4,6,8
+    bench --label v2s --no-copy --shapes 8192x8192,28672x8192 --m 32 --harness graph --plans $m2 --splits auto,1,2,4
+    bench --label v2s --no-copy --shapes 8192x8192,28672x8192 --m 64,128 --harness graph --plans $m4 --splits auto,1,2,4
+    for spec in "--weight u8" "--weight u3" "--weight e2m1 --act bf16 --scale ue8m0 --group 32" "--weight u4 --act bf16"; do
+      bench --label v2 --no-copy $spec --shapes $shapes,4096x4096 --m 1,16,64,256 --harness graph
+    done
+    timeout 200 python3 $B/bench_torch.py --shapes $shapes,4096x4096 --m 1,2,4,8,16,32,64,128,256 > "$T" 2>> "$L"
+    if command -v ncu >/dev/null; then
+      timeout 100 ncu --clock-control none --target-processes all -k regex:hm_a16 -s 2 -c 1 \
+        --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats --section SchedulerStats \
+        --section Occupancy --section LaunchStats --section InstructionStats --metrics smsp__inst_executed.sum,smsp__sass_inst_executed_op_shared_ld.sum,dram__bytes_read.sum,lts__t_sectors_srcunit_tex_op_read.sum \
+        "$B/bin/bench_a16" --no-copy --shapes 8192x8192 --m 1 --harness launch --iters 2 --reps 1 > "$OUT/ncu.txt" 2>&1
+    fi
+    ;;
 esac
 python3 $B/bench_table.py "$H" "$T" > "$OUT/table.txt"
 python3 $B/bench_table.py --all "$H" > "$OUT/sweep.txt"

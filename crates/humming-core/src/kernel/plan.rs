@@ -50,10 +50,19 @@ impl KernelPlan {
         self.bk / 16
     }
 
-    /// Shared memory of one stage for `bits`-bit weights and 16-bit activations: the A tile
-    /// (`bm x bk` halves) and the B tile (`bk x bn` codes).
+    /// Shared memory of one stage for `bits`-bit weights and 16-bit activations when each
+    /// column's quantization parameters of one group take `qbytes` bytes (2 for 16-bit scales, 1
+    /// for 8-bit ones, plus 1 with dynamic zero points): the A tile (`bm x bk` halves), the B
+    /// tile (`bk x bn` codes) and `bk / 16` group rows of scales (and zero points) for the tile's
+    /// columns (the most groups a stage can touch, at group size 16).
+    pub fn stage_bytes_q(&self, bits: u8, qbytes: u32) -> u32 {
+        self.bm() * self.bk * 2 + self.bk * self.bn() * bits as u32 / 8 + self.k_steps() * self.bn() * qbytes
+    }
+
+    /// [`KernelPlan::stage_bytes_q`] for the largest quantization parameters (3 bytes: 16-bit
+    /// scales and zero points).
     pub fn stage_bytes(&self, bits: u8) -> u32 {
-        self.bm() * self.bk * 2 + self.bk * self.bn() * bits as u32 / 8
+        self.stage_bytes_q(bits, MAX_QBYTES)
     }
 
     /// Shared memory of the k-warp reduction: one f32 accumulator set per extra k warp.
@@ -61,9 +70,17 @@ impl KernelPlan {
         (self.k_warps - 1) * self.n_warps * 32 * self.m_tiles * 32 * 4
     }
 
-    /// Dynamic shared memory the kernel needs.
+    /// Dynamic shared memory the kernel needs with `qbytes` of quantization parameters per
+    /// column and group ([`KernelPlan::stage_bytes_q`]): the pipeline stages (reused by the
+    /// k-warp reduction) and 16 bytes for the split-K arrival flag.
+    pub fn smem_bytes_q(&self, bits: u8, qbytes: u32) -> u32 {
+        (self.stages * self.stage_bytes_q(bits, qbytes)).max(self.reduce_bytes()) + FLAG_BYTES
+    }
+
+    /// [`KernelPlan::smem_bytes_q`] for the largest quantization parameters (an upper bound for
+    /// every spec with `bits`-bit weights).
     pub fn smem_bytes(&self, bits: u8) -> u32 {
-        (self.stages * self.stage_bytes(bits)).max(self.reduce_bytes())
+        self.smem_bytes_q(bits, MAX_QBYTES)
     }
 
     /// Checks the plan against the code generator's rules and the target's shared memory.
@@ -98,33 +115,38 @@ impl KernelPlan {
 
     /// The documented heuristic. `m` is the runtime M; `n_pad` the padded N of the packed weights.
     ///
-    /// - M bucket: `m_tiles = ceil(M / 16)` up to 4 (BM <= 64); larger M tiles the grid along M.
-    /// - N: one warp per 64 columns, up to 4 warps (BN <= 256); fewer when N is small so that
-    ///   more CTAs exist.
-    /// - K: small M is bandwidth-bound and has little per-CTA work, so two k warps share each
-    ///   stage (more loads in flight per CTA); large M uses one.
-    /// - Stages: 4 with cp.async (3 when the tile is large), 1 on sm_75.
+    /// - M <= 16 (decode): one m16 tile; 2 warps along N (BN = 128) and 4 k warps sharing each
+    ///   256-deep stage, 4 stages: 8 warps and ~112 KB of stages, so two CTAs fit per SM and
+    ///   each keeps 3 stages (48 KB of weights at 4 bits) of loads in flight.
+    /// - M <= 32: two m16 tiles, 2 warps along N, 2 k warps, 128-deep stages, 4 stages.
+    /// - Larger M: `m_tiles = ceil(M / 16)` up to 4 (BM <= 64), 4 warps along N (BN = 256), one
+    ///   k warp, 64-deep stages, 3 stages; larger M tiles the grid along M.
+    /// - Fewer warps along N when N is small, so that more CTAs exist.
+    /// - sm_75 (no cp.async): 1 stage.
     ///
     /// Falls back to smaller tiles until the plan fits the target's shared memory.
     pub fn choose(m: usize, n_pad: usize, arch: Arch, bits: u8) -> KernelPlan {
-        let m_tiles = (m.div_ceil(16)).clamp(1, 4) as u32;
         let n_blocks = (n_pad / 64).max(1) as u32;
-        let n_warps = n_blocks.min(4);
-        let k_warps = if m <= 16 { 2 } else { 1 };
-        let stages = if arch >= Arch::Sm80 { if m_tiles >= 4 { 3 } else { 4 } } else { 1 };
-        let mut plan = KernelPlan { m_tiles, n_warps, k_warps, bk: 64 * k_warps.max(1), stages };
-        if plan.bk % (16 * plan.k_warps) != 0 {
-            plan.bk = 64;
-        }
+        let (m_tiles, n_warps, k_warps, bk, stages) = if m <= 16 {
+            (1, 2, 4, 256, 4)
+        } else if m <= 32 {
+            (2, 2, 2, 128, 4)
+        } else {
+            ((m.div_ceil(16)).clamp(1, 4) as u32, 4, 1, 64, 3)
+        };
+        let stages = if arch >= Arch::Sm80 { stages } else { 1 };
+        let mut plan = KernelPlan { m_tiles, n_warps: n_warps.min(n_blocks), k_warps, bk, stages };
         while plan.validate(arch, bits).is_err() {
             if plan.stages > 2 {
                 plan.stages -= 1;
-            } else if plan.bk > 64 {
+            } else if plan.bk > 64 && plan.bk > 16 * plan.k_warps {
                 plan.bk /= 2;
             } else if plan.n_warps > 1 {
                 plan.n_warps /= 2;
             } else if plan.m_tiles > 1 {
                 plan.m_tiles -= 1;
+            } else if plan.k_warps > 1 {
+                plan.k_warps /= 2;
             } else {
                 break;
             }
@@ -148,15 +170,25 @@ impl KernelPlan {
         out
     }
 
-    /// Splits of K across CTAs for a launch: enough CTAs to cover `sms` multiprocessors, with at
-    /// least 4 stages of K per split.
+    /// Splits of K across CTAs for a launch. Models the time as waves x work per CTA: with
+    /// `tiles` output tiles, `s` splits and `2 * sms` CTA slots (two CTAs per SM for the
+    /// small-M plans), `T(s) = ceil(tiles * s / slots) * (ceil(stages / s) + 1)` (one stage of
+    /// pipeline fill per CTA), and takes the smallest `s` of least `T` with at least 2 stages per
+    /// split (the split-K partials are reduced inside the launch).
     pub fn split_k_for(&self, m: usize, n_pad: usize, k_pad: usize, sms: u32) -> u32 {
         let tiles = (n_pad as u32).div_ceil(self.bn()) * (m as u32).div_ceil(self.bm());
-        let stages = (k_pad as u32) / self.bk;
-        let want = sms.div_ceil(tiles.max(1));
-        want.min(stages / 4).max(1)
+        let stages = (k_pad as u32).div_ceil(self.bk).max(1);
+        let slots = (2 * sms).max(1);
+        let cost = |s: u32| (tiles * s).div_ceil(slots) as u64 * (stages.div_ceil(s) + 1) as u64;
+        (1..=(stages / 2).max(1)).min_by_key(|&s| (cost(s), s)).unwrap_or(1)
     }
 }
+
+/// The most bytes of quantization parameters per column and group (16-bit scale + zero point).
+pub const MAX_QBYTES: u32 = 3;
+
+/// Shared bytes after the stages for the split-K arrival flag.
+pub const FLAG_BYTES: u32 = 16;
 
 /// Largest dynamic shared memory per CTA the target allows (opt-in maximum).
 pub fn max_dynamic_smem(arch: Arch) -> u32 {
