@@ -33,7 +33,12 @@ pub struct A16Config {
     pub global_scale: bool,
     /// cp.async pipeline (sm_80+) or plain loads.
     pub cp_async: bool,
-    /// L2 evict-first cache policy on the weight and scale copies (with `cp_async`).
+    /// L2 evict-first cache policy on the weight and scale copies (with `cp_async`). Off in
+    /// [`super::configure`]: ptxas (12.9 here, and the 13.0 driver JIT on the H200) miscompiles
+    /// it in this kernel: the LDGSTS read their cache descriptor from a uniform register that
+    /// nothing writes (`desc[UR1]`, visible in the SASS), an illegal instruction at run time.
+    /// Known ptxas bug (IST-DASLab/marlin#44, triton-lang/triton#11660); the small IR sample
+    /// `cp_async_hint_copy` compiles correctly and passes on the GPU.
     pub evict_first: bool,
 }
 
