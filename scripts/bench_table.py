@@ -30,7 +30,7 @@ for r in rows:
     if r.get("impl") in ("cublas_f16", "cublas_bf16", "cublas_fp8", "tinygemm") and "us" in r:
         base[(r["impl"], r["harness"], r["n"], r["k"], r["m"])] = r
 
-hum = [r for r in rows if r.get("impl") == "humming"]
+hum = [r for r in rows if r.get("impl") == "humming" and r.get("label") != "chk"]
 best = {}
 for r in hum:
     key = (r["harness"], r["n"], r["k"], r["m"], r["spec"], r.get("label", ""))

@@ -62,6 +62,41 @@ case "$phase" in
         "$B/bin/bench_a16" --no-copy --shapes 8192x8192 --m 1 --harness launch --iters 2 --reps 1 > "$OUT/ncu.txt" 2>&1
     fi
     ;;
+  v3)
+    export HUMMING_REQUIRE_GPU=1
+    { timeout 60 $B/bin/gpu_ir_samples --test-threads=1 --nocapture 2>&1 | tail -n 3
+      timeout 150 $B/bin/gpu_a16 --test-threads=1 --nocapture realistic every_target 2>&1 | grep -vE "^\s*$" | tail -n 40
+      for tool in memcheck racecheck; do
+        timeout 50 compute-sanitizer --tool $tool --error-exitcode 9 $B/bin/sanitize_a16 2>&1 | tail -n 12; echo "sanitizer $tool exit ${PIPESTATUS[0]}"
+      done; } > "$OUT/tests.txt" 2>&1
+    grep -E "test result|FAILED|panicked|exit|ERROR|passed" "$OUT/tests.txt"
+    m1=m1x16_n2x64_k4w_bk256_s4,m1x16_n2x64_k4w_bk256_s3,m1x16_n2x64_k4w_bk256_s5,m1x16_n1x64_k4w_bk256_s4,m1x16_n1x64_k4w_bk256_s6,m1x16_n1x64_k8w_bk256_s4,m1x16_n1x64_k8w_bk512_s3,m1x16_n2x64_k4w_bk512_s2,m1x16_n2x64_k8w_bk512_s3,m1x16_n4x64_k4w_bk256_s3,m1x16_n2x64_k2w_bk128_s6,m1x16_n4x64_k2w_bk128_s4
+    m2=m2x16_n2x64_k2w_bk128_s4,m2x16_n4x64_k1w_bk64_s4,m2x16_n2x64_k4w_bk256_s3,m2x16_n1x64_k4w_bk256_s4,m2x16_n2x64_k2w_bk256_s3,m2x16_n4x64_k2w_bk128_s3,m2x16_n1x64_k8w_bk256_s3
+    m4=m4x16_n4x64_k1w_bk64_s3,m4x16_n2x64_k2w_bk128_s3,m4x16_n2x64_k1w_bk64_s4,m4x16_n4x64_k2w_bk128_s2,m4x16_n1x64_k4w_bk256_s2,m4x16_n2x64_k4w_bk256_s2
+    timeout 90 "$B/bin/bench_a16" --label v2 --shapes $shapes,4096x4096 --m 1,2,4,8,16,32,64,128,256 --harness graph,cold >> "$H" 2>> "$L"
+    timeout 150 python3 $B/bench_torch.py --shapes $shapes,4096x4096 --m 1,2,4,8,16,32,64,128,256 > "$T" 2>> "$L"
+    timeout 60 "$B/bin/bench_a16" --label v2s --no-copy --shapes 8192x8192,8192x28672 --m 1,16 --harness graph --plans $m1 --splits auto,2,4,8 >> "$H" 2>> "$L"
+    timeout 40 "$B/bin/bench_a16" --label v2s --no-copy --shapes 28672x8192 --m 1,16 --harness graph --plans $m1 --splits auto,1,2,3 >> "$H" 2>> "$L"
+    timeout 40 "$B/bin/bench_a16" --label v2s --no-copy --shapes 8192x8192,28672x8192 --m 32 --harness graph --plans $m2 --splits auto,1,2,4 >> "$H" 2>> "$L"
+    timeout 50 "$B/bin/bench_a16" --label v2s --no-copy --shapes 8192x8192,28672x8192 --m 64,128,256 --harness graph --plans $m4 --splits auto,1,2 >> "$H" 2>> "$L"
+    for spec in "--weight u8" "--weight u3" "--weight e2m1 --act bf16 --scale ue8m0 --group 32" "--weight u4 --act bf16"; do
+      timeout 25 "$B/bin/bench_a16" --label v2 --no-copy $spec --shapes $shapes,4096x4096 --m 1,16,64,256 --harness graph >> "$H" 2>> "$L"
+    done
+    # GPU correctness of every swept plan (default split and split 2) at 4096^2.
+    { timeout 60 "$B/bin/bench_a16" --label chk --no-copy --shapes 4096x4096 --m 16 --harness graph --iters 2 --reps 1 --plans $m1 --splits auto,2 --check 16x4096x4096
+      timeout 30 "$B/bin/bench_a16" --label chk --no-copy --shapes 4096x4096 --m 32 --harness graph --iters 2 --reps 1 --plans $m2 --splits auto,2 --check 32x4096x4096
+      timeout 30 "$B/bin/bench_a16" --label chk --no-copy --shapes 4096x4096 --m 64 --harness graph --iters 2 --reps 1 --plans $m4 --splits auto,2 --check 64x4096x4096; } > /dev/null 2> /tmp/checks.txt
+    cat /tmp/checks.txt >> "$OUT/tests.txt"
+    echo "GPU plan checks passed: $(grep -c '^check' /tmp/checks.txt)"; grep -vE "^check|^NVIDIA|^N x K|^skip" /tmp/checks.txt | head -5
+    if command -v ncu >/dev/null; then
+      for m in 1 64; do
+        timeout 45 ncu --clock-control none --target-processes all -k regex:hm_a16 -s 2 -c 1 \
+          --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats --section SchedulerStats \
+          --section Occupancy --section LaunchStats --section InstructionStats \
+          "$B/bin/bench_a16" --no-copy --shapes 8192x8192 --m $m --harness launch --iters 2 --reps 1 > "$OUT/ncu_m$m.txt" 2>&1
+      done
+    fi
+    ;;
 esac
 python3 $B/bench_table.py "$H" "$T" > "$OUT/table.txt"
 python3 $B/bench_table.py --all "$H" > "$OUT/sweep.txt"

@@ -27,8 +27,8 @@ fn plan_sweep_on_emulator() {
     let mut ran = 0;
     for spec in &specs {
         for m_tiles in [1, 2, 4] {
-            for (n_warps, k_warps) in [(1, 1), (2, 2), (4, 1), (1, 4)] {
-                for bk in [64, 128, 256] {
+            for (n_warps, k_warps) in [(1, 1), (2, 2), (4, 1), (1, 4), (1, 8), (2, 4)] {
+                for bk in [64, 128, 256, 512] {
                     let stages = if spec.arch() >= Arch::Sm80 { [2, 3, 4][ran % 3] } else { 1 };
                     let plan = KernelPlan { m_tiles, n_warps, k_warps, bk, stages };
                     if plan.validate(spec.arch(), spec.weight().bits()).is_err() {

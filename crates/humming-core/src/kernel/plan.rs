@@ -15,8 +15,8 @@ pub struct KernelPlan {
     pub n_warps: u32,
     /// Warps sharing the k16 steps of a stage (their partial sums are reduced in shared memory).
     pub k_warps: u32,
-    /// K per pipeline stage, a multiple of 64 (the packed layout's K granularity) and of
-    /// `16 * k_warps`.
+    /// K per pipeline stage: 64, 128, 256 or 512, a multiple of `16 * k_warps` (K need not be a
+    /// multiple of it: the last stage may be partial).
     pub bk: u32,
     /// Pipeline stages in shared memory: >= 2 with cp.async (sm_80+); 1 = plain loads (sm_75).
     pub stages: u32,
@@ -89,14 +89,14 @@ impl KernelPlan {
         if !(1..=8).contains(&self.m_tiles) {
             return bad(format!("m_tiles {} not in 1..=8", self.m_tiles));
         }
-        if !(1..=8).contains(&self.n_warps) || !(1..=4).contains(&self.k_warps) {
-            return bad("n_warps must be 1..=8 and k_warps 1..=4".into());
+        if !(1..=8).contains(&self.n_warps) || !(1..=8).contains(&self.k_warps) {
+            return bad("n_warps and k_warps must be 1..=8".into());
         }
         if self.n_warps * self.k_warps > 16 {
             return bad("at most 16 warps per CTA".into());
         }
-        if self.bk % 64 != 0 || self.bk > 256 || self.k_steps() % self.k_warps != 0 {
-            return bad(format!("bk {} must be 64, 128 or 256 and split evenly over {} k warps", self.bk, self.k_warps));
+        if !matches!(self.bk, 64 | 128 | 256 | 512) || self.k_steps() % self.k_warps != 0 {
+            return bad(format!("bk {} must be 64, 128, 256 or 512 and split evenly over {} k warps", self.bk, self.k_warps));
         }
         let cp_async = arch >= Arch::Sm80;
         if cp_async && !(2..=8).contains(&self.stages) {
