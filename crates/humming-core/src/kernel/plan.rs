@@ -114,25 +114,35 @@ impl KernelPlan {
     }
 
     /// The documented heuristic. `m` is the runtime M; `n_pad` the padded N of the packed weights.
+    /// Chosen from the plan sweeps of `docs/perf-notes.md` (v2, H200, W4A16 g128, CUDA-graph
+    /// harness); "wide N" means at least 256 n64 blocks (N >= 16384), where more CTAs along N
+    /// exist and a wider N tile wins.
     ///
-    /// - M <= 16 (decode): one m16 tile; 2 warps along N (BN = 128) and 4 k warps sharing each
-    ///   256-deep stage, 4 stages: 8 warps and ~112 KB of stages, so two CTAs fit per SM and
-    ///   each keeps 3 stages (48 KB of weights at 4 bits) of loads in flight.
-    /// - M <= 32: two m16 tiles, 2 warps along N, 2 k warps, 128-deep stages, 4 stages.
-    /// - Larger M: `m_tiles = ceil(M / 16)` up to 4 (BM <= 64), 4 warps along N (BN = 256), one
-    ///   k warp, 64-deep stages, 3 stages; larger M tiles the grid along M.
-    /// - Fewer warps along N when N is small, so that more CTAs exist.
-    /// - sm_75 (no cp.async): 1 stage.
+    /// - M <= 16 (decode, one m16 tile): 8 k warps on one n64 block, 512-deep stages, 3 stages
+    ///   (`m1x16_n1x64_k8w_bk512_s3`, 2 CTAs/SM); wide N: 2 warps along N, 4 k warps, 256-deep
+    ///   stages, 4 stages (`m1x16_n2x64_k4w_bk256_s4`).
+    /// - M <= 32: `m2x16_n1x64_k4w_bk256_s4`; wide N `m2x16_n2x64_k2w_bk256_s3`.
+    /// - M <= 128: `m{ceil(M/16)}x16_n2x64_k4w_bk256_s2` (4 m16 tiles at most); wide N and
+    ///   M > 128: `..._n2x64_k2w_bk128_s3` (larger M tiles the grid along M). (The sweep's
+    ///   fastest M = 64 plan, `m4x16_n1x64_k4w_bk256_s2`, 43 us against 55, needs 255
+    ///   registers and spills: its 128 threads hold 16 activation-copy address sets each.)
+    /// - Fewer warps along N when N is small; sm_75 (no cp.async): 1 stage.
     ///
-    /// Falls back to smaller tiles until the plan fits the target's shared memory.
+    /// Falls back to fewer stages, then smaller tiles, until the plan fits the target's shared
+    /// memory.
     pub fn choose(m: usize, n_pad: usize, arch: Arch, bits: u8) -> KernelPlan {
         let n_blocks = (n_pad / 64).max(1) as u32;
-        let (m_tiles, n_warps, k_warps, bk, stages) = if m <= 16 {
-            (1, 2, 4, 256, 4)
-        } else if m <= 32 {
-            (2, 2, 2, 128, 4)
-        } else {
-            ((m.div_ceil(16)).clamp(1, 4) as u32, 4, 1, 64, 3)
+        let wide = n_blocks >= 256;
+        let m_tiles = (m.div_ceil(16)).clamp(1, 4) as u32;
+        let (n_warps, k_warps, bk, stages) = match (m, wide) {
+            (0..=16, false) => (1, 8, 512, 3),
+            (0..=16, true) => (2, 4, 256, 4),
+            (17..=32, false) => (1, 4, 256, 4),
+            (17..=32, true) => (2, 2, 256, 3),
+            (33..=64, false) => (2, 4, 256, 2),
+            (33..=64, true) => (2, 2, 128, 3),
+            (65..=128, false) => (2, 4, 256, 2),
+            _ => (2, 2, 128, 3),
         };
         let stages = if arch >= Arch::Sm80 { stages } else { 1 };
         let mut plan = KernelPlan { m_tiles, n_warps: n_warps.min(n_blocks), k_warps, bk, stages };
@@ -160,8 +170,8 @@ impl KernelPlan {
     /// wide N (kernels handle any N; the N choice only shrinks tiles for tiny N).
     pub fn buckets(arch: Arch, bits: u8) -> Vec<(u32, KernelPlan)> {
         let mut out: Vec<(u32, KernelPlan)> = Vec::new();
-        for top in [16u32, 32, 48, u32::MAX] {
-            let plan = KernelPlan::choose(top.min(64) as usize, 4096, arch, bits);
+        for top in [16u32, 32, 48, 64, 128, u32::MAX] {
+            let plan = KernelPlan::choose(top.min(256) as usize, 4096, arch, bits);
             match out.last_mut() {
                 Some(last) if last.1 == plan => last.0 = top,
                 _ => out.push((top, plan)),
@@ -170,17 +180,20 @@ impl KernelPlan {
         out
     }
 
-    /// Splits of K across CTAs for a launch. Models the time as waves x work per CTA: with
-    /// `tiles` output tiles, `s` splits and `2 * sms` CTA slots (two CTAs per SM for the
-    /// small-M plans), `T(s) = ceil(tiles * s / slots) * (ceil(stages / s) + 1)` (one stage of
-    /// pipeline fill per CTA), and takes the smallest `s` of least `T` with at least 2 stages per
-    /// split (the split-K partials are reduced inside the launch).
+    /// Splits of K across CTAs for a launch. The split-K partials are summed inside the launch
+    /// by the last CTA of each tile, serially per accumulator pair (v2), which costs more than a
+    /// poorly filled grid as soon as M > 16 (measured: split 1 won every M >= 32 case of the
+    /// sweep). So: 1 for M > 16; for M <= 16 the smallest split that brings the grid to 80% of
+    /// two CTAs per SM, at most 4 and with at least 2 stages per split.
     pub fn split_k_for(&self, m: usize, n_pad: usize, k_pad: usize, sms: u32) -> u32 {
+        if m > 16 {
+            return 1;
+        }
         let tiles = (n_pad as u32).div_ceil(self.bn()) * (m as u32).div_ceil(self.bm());
         let stages = (k_pad as u32).div_ceil(self.bk).max(1);
-        let slots = (2 * sms).max(1);
-        let cost = |s: u32| (tiles * s).div_ceil(slots) as u64 * (stages.div_ceil(s) + 1) as u64;
-        (1..=(stages / 2).max(1)).min_by_key(|&s| (cost(s), s)).unwrap_or(1)
+        let want = (2 * sms * 4).div_ceil(5); // 80% of 2 CTAs per SM
+        let cap = 4.min(stages / 2).max(1);
+        (1..=cap).find(|&s| tiles * s >= want).unwrap_or(cap)
     }
 }
 
