@@ -16,8 +16,8 @@ else
   echo "compute-sanitizer not found"
 fi
 echo "=== benchmark (steady state: rotating weights, CUDA events)"
-gpu-bundle/bin/example_bench_a16 --n 8192 --k 8192 --m 1,16,64,256,4096 > "$OUT/bench_humming.jsonl" || status=1
-PYTHONUNBUFFERED=1 python3 scripts/bench_torch.py --n 8192 --k 8192 --m 1,16,64,256,4096 > "$OUT/bench_torch.jsonl" || status=1
+gpu-bundle/bin/example_bench_a16 --shapes 8192x8192 --m 1,16,64,256,4096 --harness graph,cold > "$OUT/bench_humming.jsonl" || status=1
+PYTHONUNBUFFERED=1 python3 scripts/bench_torch.py --shapes 8192x8192 --m 1,16,64,256,4096 > "$OUT/bench_torch.jsonl" || status=1
 python3 scripts/bench_table.py "$OUT/bench_humming.jsonl" "$OUT/bench_torch.jsonl" | tee "$OUT/bench_table.txt"
 echo "device session exit $status"
 exit $status
