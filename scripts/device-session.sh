@@ -24,9 +24,9 @@ else
   echo "compute-sanitizer not found"
 fi
 if [ "${BENCH:-0}" = 1 ]; then
-  echo "=== benchmark (steady state: rotating weights, CUDA events)"
-  gpu-bundle/bin/example_bench_a16 --n 8192 --k 8192 --m 1,16,64,256 > "$OUT/bench_humming.jsonl" || status=1
-  PYTHONUNBUFFERED=1 python3 scripts/bench_torch.py --n 8192 --k 8192 --m 1,16,64,256 > "$OUT/bench_torch.jsonl" || status=1
+  echo "=== benchmark (graph steady state and cold, next to cuBLAS in the same call)"
+  gpu-bundle/bin/example_bench_a16 --shapes 8192x8192 --m 1,16,64,256 --harness graph,cold > "$OUT/bench_humming.jsonl" || status=1
+  PYTHONUNBUFFERED=1 python3 scripts/bench_torch.py --shapes 8192x8192 --m 1,16,64,256 > "$OUT/bench_torch.jsonl" || status=1
   python3 scripts/bench_table.py "$OUT/bench_humming.jsonl" "$OUT/bench_torch.jsonl" | tee "$OUT/bench_table.txt"
 fi
 grep -h -E "^(test result|SKIPPED|FAILED|GPU bundle|=== )|checked|passed|worst|misuse|compute-sanitizer|ERROR SUMMARY" "$OUT"/*.log > "$RESULT/summary.txt" 2>/dev/null

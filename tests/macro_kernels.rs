@@ -56,6 +56,8 @@ fn check_all(name: &str, bundles: &[GemmBundle], seed: u64) {
     for b in bundles {
         let mut ms: Vec<usize> = vec![1, 17, 50];
         ms.extend(b.variants.iter().filter(|v| v.max_m != u32::MAX).map(|v| v.max_m as usize));
+        // And one M past the last finite bucket, for the open-ended variant.
+        ms.push(b.variants.iter().filter(|v| v.max_m != u32::MAX).map(|v| v.max_m as usize + 1).max().unwrap_or(1));
         ms.sort_unstable();
         ms.dedup();
         let mut ran = vec![false; b.variants.len()];

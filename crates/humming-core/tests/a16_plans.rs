@@ -1,5 +1,5 @@
 //! Plans are values: the same specs under many plans (tile M, warps along N and K, stage K,
-//! pipeline depth, K splits) on the emulator, against the f64 reference.
+//! pipeline depth, K splits, partial last stages) on the emulator, against the f64 reference.
 
 use humming_core::ir::emu::Emulator;
 use humming_core::kernel::KernelPlan;
@@ -27,8 +27,8 @@ fn plan_sweep_on_emulator() {
     let mut ran = 0;
     for spec in &specs {
         for m_tiles in [1, 2, 4] {
-            for (n_warps, k_warps) in [(1, 1), (2, 2), (4, 1), (1, 4)] {
-                for bk in [64, 128, 256] {
+            for (n_warps, k_warps) in [(1, 1), (2, 2), (4, 1), (1, 4), (1, 8), (2, 4)] {
+                for bk in [64, 128, 256, 512] {
                     let stages = if spec.arch() >= Arch::Sm80 { [2, 3, 4][ran % 3] } else { 1 };
                     let plan = KernelPlan { m_tiles, n_warps, k_warps, bk, stages };
                     if plan.validate(spec.arch(), spec.weight().bits()).is_err() {
@@ -37,7 +37,10 @@ fn plan_sweep_on_emulator() {
                     let m = 16 * m_tiles as usize - 3;
                     let split = 1 + (ran % 2) as u32;
                     let mut ex = Emulator::new();
-                    check_gemm(&mut ex, spec, &plan, (m, 136, 512), split, ran as u64)
+                    // Every third run has a K whose padded length is not a multiple of bk (a
+                    // partial last stage for bk 256; K itself not a multiple of 64 either).
+                    let k = if ran % 3 == 2 { 328 } else { 512 };
+                    check_gemm(&mut ex, spec, &plan, (m, 136, k), split, ran as u64)
                         .unwrap_or_else(|e| panic!("{plan}: {e}"));
                     ran += 1;
                 }

@@ -232,6 +232,7 @@ fn cp_async(b: &mut KernelBuilder, bytes: u32, dst: Reg, src: Reg, src_size: Opt
         dst: Addr::reg(dst),
         src: Addr::reg(src),
         src_size,
+        policy: None,
     });
 }
 

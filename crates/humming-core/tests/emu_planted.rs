@@ -113,6 +113,7 @@ fn cp_async_then_read(before_read: impl FnOnce(&mut KernelBuilder)) -> EmuError 
         dst: Addr::reg(sa),
         src: Addr::reg(ga),
         src_size: None,
+        policy: None,
     });
     before_read(&mut b);
     let tid = b.special(SpecialReg::TidX);
@@ -185,6 +186,7 @@ fn reading_a_cp_async_destination_before_wait_group() {
         dst: Addr::reg(sa),
         src: Addr::reg(ga),
         src_size: None,
+        policy: None,
     });
     b.emit(Inst::CpAsyncCommit);
     b.emit(Inst::CpAsyncWait { n: 0 });

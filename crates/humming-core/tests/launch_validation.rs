@@ -3,7 +3,7 @@
 
 use humming_core::ir::emu::Emulator;
 use humming_core::ir::{DevPtr, Executor};
-use humming_core::kernel::launch::{Buf, GemmError, GemmOperands, LaunchError, run_gemm_in, upload_weights, workspace_bytes};
+use humming_core::kernel::launch::{Buf, GemmError, alloc_workspace, GemmOperands, LaunchError, run_gemm_in, upload_weights, workspace_bytes};
 use humming_core::kernel::{GemmKernels, KernelPlan, generate};
 use humming_core::pack::a16::PackedA16;
 use humming_core::quant::{QuantConfig, quantize};
@@ -76,9 +76,10 @@ fn valid_launch_writes_every_output() {
     let spec = spec_with(|_| {});
     let mut s = setup(&spec);
     let w = upload_weights(&mut s.ex, &packed(&spec)).unwrap();
-    let bytes = workspace_bytes(&w.desc.layout, M, 2);
-    let ws = Buf { ptr: s.ex.alloc(bytes).unwrap(), len: bytes };
-    let ops = GemmOperands { weights: &w, a: Buf { ptr: s.a, len: M * K }, out: Buf { ptr: s.out, len: M * N }, workspace: Some(ws), m: M, split: 2 };
+    // Zero-filled, as the in-kernel split-K reduction requires.
+    let ws = alloc_workspace(&mut s.ex, &w.desc.layout, M, 2).unwrap();
+    assert_eq!(ws.unwrap().len, workspace_bytes(&w.desc.layout, M, 2));
+    let ops = GemmOperands { weights: &w, a: Buf { ptr: s.a, len: M * K }, out: Buf { ptr: s.out, len: M * N }, workspace: ws, m: M, split: 2 };
     run_gemm_in(&mut s.ex, &s.kernels, &ops).unwrap();
     let out: Vec<u16> = s.ex.download_vec(s.out, M * N).unwrap();
     assert!(out.iter().all(|&v| half::f16::from_bits(v).is_finite()));
@@ -119,8 +120,9 @@ fn bad_shapes_lengths_alignment_and_splits_are_rejected() {
     assert!(matches!(e, LaunchError::Misaligned { operand: "activations", align: 16, .. }), "{e}");
     let e = misuse(&spec, &spec, |o| o.split = 0);
     assert!(matches!(e, LaunchError::Split { split: 0, .. }), "{e}");
-    let e = misuse(&spec, &spec, |o| o.split = 1000);
-    assert!(matches!(e, LaunchError::Split { split: 1000, .. }), "{e}");
+    let too_many = humming_core::kernel::launch::MAX_SPLIT + 1;
+    let e = misuse(&spec, &spec, |o| o.split = too_many);
+    assert!(matches!(e, LaunchError::Split { split, .. } if split == too_many), "{e}");
     let e = misuse(&spec, &spec, |o| o.split = 2);
     assert!(e.to_string().contains("needs a workspace"), "{e}");
     let e = misuse(&spec, &spec, |o| {

@@ -192,7 +192,8 @@ impl Executor for Fake {
                     }
                 }
             }
-            "cp_async_copy" => {
+            "cp_async_copy" | "cp_async_hint_copy" => {
+                let swap = k.name == "cp_async_hint_copy";
                 let (src, dst, n, stages) = (
                     ptr(&args[0]),
                     ptr(&args[1]),
@@ -203,11 +204,16 @@ impl Executor for Fake {
                 // The bug: zero-filled chunks past `n` are written out too.
                 let last = if bug { reach } else { n.min(reach) };
                 for j in 0..u64::from(last) {
-                    let chunk: [u8; 16] = if j < u64::from(n) {
+                    let mut chunk: [u8; 16] = if j < u64::from(n) {
                         self.rd(src + 16 * j)
                     } else {
                         [0; 16]
                     };
+                    if swap {
+                        for w in chunk.chunks_mut(4) {
+                            w.rotate_left(2);
+                        }
+                    }
                     self.wr(dst + 16 * j, &chunk);
                 }
             }
@@ -242,7 +248,7 @@ fn checkers_reject_a_buggy_executor() {
             | SampleId::MmaTileBf16
             | SampleId::MmaTileF16Sm75
             | SampleId::MmaTileS8 => err.contains("D["),
-            SampleId::CpAsyncCopy => err.contains("past the"),
+            SampleId::CpAsyncCopy | SampleId::CpAsyncHintCopy => err.contains("past the"),
         };
         assert!(named, "{}: {err}", s.name);
     }

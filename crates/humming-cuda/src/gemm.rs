@@ -83,21 +83,27 @@ pub(crate) fn run(bundle: &GemmBundle, spec: &Spec, stream: &Stream, w: &GpuWeig
     // Validate with a placeholder workspace address first: nothing is allocated for a launch
     // that is invalid anyway.
     let probe = GemmOperands { weights: &weights, a, out, workspace: (ws_bytes > 0).then_some(Buf { ptr: DevPtr(256), len: ws_bytes }), m, split };
-    prepare(spec, &plan, &probe)?;
+    let planned = prepare(spec, &plan, &probe)?;
     check_driver(&variant.main)?;
-    check_driver(&bundle.reduce)?;
     let max = gpu.max_shared_optin()?;
-    let need = plan.smem_bytes(l.bits);
+    let need = planned.main.dims.dynamic_shared_bytes;
     if need > max {
         return Err(RuntimeError::SharedMemory { kernel: variant.main.name.to_string(), need, max });
     }
     let main = functions::get(gpu, &variant.main)?;
     main.ensure_shared(need)?;
-    let reduce = if split > 1 { Some(functions::get(gpu, &bundle.reduce)?) } else { None };
+    let reduce = match planned.reduce {
+        Some(_) => {
+            check_driver(&bundle.reduce)?;
+            Some(functions::get(gpu, &bundle.reduce)?)
+        }
+        None => None,
+    };
 
-    // The split-K workspace is allocated and freed in stream order, so concurrent launches on
-    // other streams never share it.
-    let ws = if ws_bytes > 0 { Some(StreamAlloc::new(gpu, raw_stream, ws_bytes)?) } else { None };
+    // The split-K workspace (partials and the zero-filled arrival counters of the in-kernel
+    // reduction) is allocated, zeroed and freed in stream order, so launches on other streams
+    // never share it.
+    let ws = if ws_bytes > 0 { Some(StreamAlloc::zeroed(gpu, raw_stream, ws_bytes)?) } else { None };
     let ops = GemmOperands { workspace: ws.as_ref().map(|s| Buf { ptr: DevPtr(s.ptr), len: ws_bytes }), ..probe };
     let launches = prepare(spec, &plan, &ops)?;
     launch(main.raw(), &variant.main, &launches.main, raw_stream)?;
@@ -158,18 +164,21 @@ struct StreamAlloc {
 }
 
 impl StreamAlloc {
-    fn new(gpu: &crate::Gpu, stream: cu::CUstream, bytes: usize) -> Result<StreamAlloc, RuntimeError> {
+    /// `bytes` of zeros, ready in stream order.
+    fn zeroed(gpu: &crate::Gpu, stream: cu::CUstream, bytes: usize) -> Result<StreamAlloc, RuntimeError> {
         let pooled = gpu.memory_pools()?;
         let mut ptr = 0;
-        // SAFETY: writes one device pointer.
+        // SAFETY: writes one device pointer; the memset covers exactly the new allocation.
         unsafe {
             if pooled {
                 check("cuMemAllocAsync", cu::cuMemAllocAsync(&mut ptr, bytes, stream))?;
             } else {
                 check("cuMemAlloc", cu::cuMemAlloc_v2(&mut ptr, bytes))?;
             }
+            let alloc = StreamAlloc { ptr, stream, pooled };
+            check("cuMemsetD8Async", cu::cuMemsetD8Async(ptr, 0, bytes, stream))?;
+            Ok(alloc)
         }
-        Ok(StreamAlloc { ptr, stream, pooled })
     }
 }
 

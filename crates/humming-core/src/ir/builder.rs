@@ -419,7 +419,50 @@ impl KernelBuilder {
             dst: dst.into(),
             src: src.into(),
             src_size,
+            policy: None,
         });
+    }
+
+    /// `cp.async...L2::cache_hint` with an L2 cache `policy` from [`KernelBuilder::create_policy`].
+    pub fn cp_async_hint(
+        &mut self,
+        cache: CpAsyncCache,
+        bytes: u32,
+        dst: impl Into<Addr>,
+        src: impl Into<Addr>,
+        src_size: Option<Operand>,
+        policy: Reg,
+    ) {
+        self.emit(Inst::CpAsync {
+            cache,
+            bytes,
+            dst: dst.into(),
+            src: src.into(),
+            src_size,
+            policy: Some(policy),
+        });
+    }
+
+    /// `createpolicy.fractional.L2::{evict}.b64 d, fraction`: a fresh `.b64` policy register.
+    pub fn create_policy(&mut self, evict: crate::ir::L2Evict, fraction: f32) -> Reg {
+        let dst = self.reg(RegClass::B64);
+        self.emit(Inst::CreatePolicy { dst, evict, fraction });
+        dst
+    }
+
+    /// `mov.b32 d, {lo, hi}`: a fresh `.b32` register holding two 16-bit values.
+    pub fn pack_b16(&mut self, lo: Reg, hi: Reg) -> Reg {
+        let dst = self.reg(RegClass::B32);
+        self.emit(Inst::MovPack { dst, lo, hi });
+        dst
+    }
+
+    /// `mov.b32 {lo, hi}, a`: the halves of `a` as two fresh `.b16` registers.
+    pub fn unpack_b16(&mut self, src: Reg) -> (Reg, Reg) {
+        let lo = self.reg(RegClass::B16);
+        let hi = self.reg(RegClass::B16);
+        self.emit(Inst::MovUnpack { lo, hi, src });
+        (lo, hi)
     }
 
     /// `cp.async.commit_group`.

@@ -53,6 +53,51 @@ pub enum CpAsyncCache {
     Cg,
 }
 
+/// L2 eviction priority of a cache policy made by `createpolicy`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum L2Evict {
+    /// `L2::evict_first`: lines go first (data streamed once).
+    First,
+    /// `L2::evict_last`: lines stay longest.
+    Last,
+    /// `L2::evict_normal`.
+    Normal,
+    /// `L2::evict_unchanged`.
+    Unchanged,
+}
+
+impl L2Evict {
+    /// The PTX spelling (`evict_first`, ...).
+    pub fn ptx(self) -> &'static str {
+        match self {
+            L2Evict::First => "evict_first",
+            L2Evict::Last => "evict_last",
+            L2Evict::Normal => "evict_normal",
+            L2Evict::Unchanged => "evict_unchanged",
+        }
+    }
+}
+
+/// Scope of a memory barrier (`membar.cta`, `membar.gl`, `membar.sys`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MembarLevel {
+    Cta,
+    /// The whole device (`membar.gl`, CUDA's `__threadfence()`).
+    Gl,
+    Sys,
+}
+
+impl MembarLevel {
+    /// The PTX spelling (`cta`, `gl`, `sys`).
+    pub fn ptx(self) -> &'static str {
+        match self {
+            MembarLevel::Cta => "cta",
+            MembarLevel::Gl => "gl",
+            MembarLevel::Sys => "sys",
+        }
+    }
+}
+
 /// Atomic / reduction operation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AtomOp {
@@ -172,9 +217,24 @@ pub enum Inst {
     Setp { cmp: Cmp, ty: Ty, dst: Reg, a: Operand, b: Operand },
     /// `selp.ty d, a, b, p` (`d = p ? a : b`).
     Selp { ty: Ty, dst: Reg, a: Operand, b: Operand, pred: Reg },
-    /// `cp.async.{ca|cg}.shared.global [dst], [src], bytes{, src_size}`: copies `bytes`
-    /// (4, 8, 16) from global to shared, zero-filling past `src_size` bytes.
-    CpAsync { cache: CpAsyncCache, bytes: u32, dst: Addr, src: Addr, src_size: Option<Operand> },
+    /// `cp.async.{ca|cg}.shared.global{.L2::cache_hint} [dst], [src], bytes{, src_size}{, policy}`:
+    /// copies `bytes` (4, 8, 16) from global to shared, zero-filling past `src_size` bytes; with
+    /// `policy` (a `.b64` register from [`Inst::CreatePolicy`]; sm_80, PTX 7.4) the L2 lines
+    /// follow that cache policy (a hint: the copied values are the same).
+    CpAsync { cache: CpAsyncCache, bytes: u32, dst: Addr, src: Addr, src_size: Option<Operand>, policy: Option<Reg> },
+    /// `createpolicy.fractional.L2::{evict}.b64 dst, fraction`: an L2 cache policy (an opaque
+    /// 64-bit value) applying `evict` to `fraction` (in (0, 1]) of the accesses that use it
+    /// (sm_80, PTX 7.4).
+    CreatePolicy { dst: Reg, evict: L2Evict, fraction: f32 },
+    /// `mov.b32 dst, {lo, hi}`: two `.b16` registers packed into a 32-bit register, `lo` in
+    /// bits 0..16. ptxas folds a pack of one value twice into the half-swizzle operand of packed
+    /// f16 arithmetic (`HMUL2 .., R.H0_H0`).
+    MovPack { dst: Reg, lo: Reg, hi: Reg },
+    /// `mov.b32 {lo, hi}, src`: the two halves of a 32-bit register into `.b16` registers.
+    MovUnpack { lo: Reg, hi: Reg, src: Reg },
+    /// `membar.{cta|gl|sys}`: orders this thread's memory accesses before and after it, as seen
+    /// by the threads of the level.
+    Membar { level: MembarLevel },
     /// `cp.async.commit_group`.
     CpAsyncCommit,
     /// `cp.async.wait_group n`: wait until at most `n` committed groups are pending.

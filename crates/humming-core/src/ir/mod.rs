@@ -10,7 +10,7 @@ pub mod ptx;
 pub mod samples;
 pub mod types;
 
-pub use inst::{AtomOp, BinOp, CpAsyncCache, Inst, MmaShape, MmaType, ShflMode, UnOp};
+pub use inst::{AtomOp, BinOp, CpAsyncCache, Inst, L2Evict, MembarLevel, MmaShape, MmaType, ShflMode, UnOp};
 pub use exec::{DevPtr, Executor, KernelArg, LaunchDims};
 pub use kernel::{Guard, Kernel, Param, ParamTy, SharedDecl, Stmt};
 pub use types::{Addr, CacheOp, Cmp, Operand, Reg, RegClass, Rnd, SharedId, Space, SpecialReg, Ty};

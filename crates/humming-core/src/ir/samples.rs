@@ -17,7 +17,7 @@ use half::{bf16, f16};
 use crate::arch::Arch;
 use crate::ir::builder::KernelBuilder;
 use crate::ir::exec::{DevPtr, Executor, KernelArg, LaunchDims};
-use crate::ir::inst::{BinOp, CpAsyncCache, MmaShape, MmaType, ShflMode};
+use crate::ir::inst::{BinOp, CpAsyncCache, L2Evict, MembarLevel, MmaShape, MmaType, ShflMode};
 use crate::ir::kernel::{Kernel, ParamTy};
 use crate::ir::types::{Addr, Cmp, Operand, Reg, Space, SpecialReg, Ty};
 
@@ -37,6 +37,7 @@ pub enum SampleId {
     MmaTileF16Sm75,
     MmaTileS8,
     CpAsyncCopy,
+    CpAsyncHintCopy,
 }
 
 /// A sample kernel: its name (also the kernel's name), the targets it claims, and its builder.
@@ -70,6 +71,7 @@ impl Sample {
             SampleId::MmaTileF16Sm75 => check_mma_tile_f16_sm75(ex, seed),
             SampleId::MmaTileS8 => check_mma_tile_s8(ex, seed),
             SampleId::CpAsyncCopy => check_cp_async_copy(ex, seed),
+            SampleId::CpAsyncHintCopy => check_cp_async_hint_copy(ex, seed),
         }
     }
 }
@@ -120,6 +122,12 @@ pub fn all_samples() -> Vec<Sample> {
             "cp_async_copy",
             FROM_SM80,
             cp_async_copy,
+        ),
+        s(
+            SampleId::CpAsyncHintCopy,
+            "cp_async_hint_copy",
+            FROM_SM80,
+            cp_async_hint_copy,
         ),
     ]
 }
@@ -806,8 +814,21 @@ pub const CP_ASYNC_THREADS: u32 = 128;
 /// buffer is refilled. Ends with `cp.async.wait_group 0`.
 /// Launch any number of CTAs of 128 with `ctas * stages * 128 >= n`.
 pub fn cp_async_copy() -> Kernel {
+    cp_async_copy_kernel(false)
+}
+
+/// [`cp_async_copy`] with the L2 cache-policy variants: the copies carry an `evict_first`
+/// policy from `createpolicy` (`.L2::cache_hint`), each 16-bit half pair of the copied words is
+/// swapped on the way out (`mov.b32 {lo, hi}` and `mov.b32 d, {hi, lo}`), and a `membar.gl`
+/// precedes the stores. `dst` word `w` = `src` word `w` rotated by 16 bits.
+pub fn cp_async_hint_copy() -> Kernel {
+    cp_async_copy_kernel(true)
+}
+
+fn cp_async_copy_kernel(hint: bool) -> Kernel {
     const STAGE_BYTES: u32 = CP_ASYNC_THREADS * 16;
-    let mut b = KernelBuilder::new("cp_async_copy", CP_ASYNC_THREADS);
+    let name = if hint { "cp_async_hint_copy" } else { "cp_async_copy" };
+    let mut b = KernelBuilder::new(name, CP_ASYNC_THREADS);
     let src = b.param("src", ParamTy::Ptr);
     let dst = b.param("dst", ParamTy::Ptr);
     let n = b.param("n", ParamTy::U32);
@@ -820,6 +841,7 @@ pub fn cp_async_copy() -> Kernel {
     let rev = b.bin(BinOp::Xor, Ty::U32, tid, CP_ASYNC_THREADS - 1);
     let rev_slot = b.mad(Ty::U32, rev, 16u32, base);
     let first_stage = b.mul(Ty::U32, cta, stages);
+    let policy = hint.then(|| b.create_policy(L2Evict::First, 1.0));
 
     let issue = |b: &mut KernelBuilder, stage: Reg, slot: Reg| {
         let i = b.mad(Ty::U32, stage, CP_ASYNC_THREADS, tid);
@@ -827,7 +849,10 @@ pub fn cp_async_copy() -> Kernel {
         let size = b.selp(Ty::U32, 16u32, 0u32, inside);
         let clamped = b.selp(Ty::U32, i, 0u32, inside);
         let from = b.index_addr(src, clamped, 16);
-        b.cp_async(CpAsyncCache::Cg, 16, slot, from, Some(Operand::Reg(size)));
+        match policy {
+            Some(p) => b.cp_async_hint(CpAsyncCache::Cg, 16, slot, from, Some(Operand::Reg(size)), p),
+            None => b.cp_async(CpAsyncCache::Cg, 16, slot, from, Some(Operand::Reg(size))),
+        }
     };
 
     issue(&mut b, first_stage, my_slot);
@@ -852,7 +877,17 @@ pub fn cp_async_copy() -> Kernel {
         let j = b.mad(Ty::U32, stage, CP_ASYNC_THREADS, rev);
         let inside = b.setp(Cmp::Lt, Ty::U32, j, n);
         b.guarded(inside, false, |b| {
-            let v = b.ld_vec(Space::Shared, Ty::U32, 4, from);
+            let mut v = b.ld_vec(Space::Shared, Ty::U32, 4, from);
+            if hint {
+                v = v
+                    .into_iter()
+                    .map(|w| {
+                        let (lo, hi) = b.unpack_b16(w);
+                        b.pack_b16(hi, lo)
+                    })
+                    .collect();
+                b.emit(crate::ir::Inst::Membar { level: MembarLevel::Gl });
+            }
             let to = b.index_addr(dst, j, 16);
             b.st_vec(Space::Global, Ty::U32, to, &v);
         });
@@ -864,6 +899,15 @@ pub fn cp_async_copy() -> Kernel {
 
 /// Checks [`cp_async_copy`] on 1 to 4 CTAs and a ragged number of chunks.
 pub fn check_cp_async_copy<E: Executor>(ex: &mut E, seed: u64) -> Result<(), String> {
+    check_copy(ex, seed, false)
+}
+
+/// Checks [`cp_async_hint_copy`] like [`check_cp_async_copy`], expecting swapped halves.
+pub fn check_cp_async_hint_copy<E: Executor>(ex: &mut E, seed: u64) -> Result<(), String> {
+    check_copy(ex, seed, true)
+}
+
+fn check_copy<E: Executor>(ex: &mut E, seed: u64, hint: bool) -> Result<(), String> {
     let mut rng = SplitMix64::new(seed);
     let mut n = 300 + rng.below(3000);
     if n % CP_ASYNC_THREADS == 0 {
@@ -885,18 +929,19 @@ pub fn check_cp_async_copy<E: Executor>(ex: &mut E, seed: u64) -> Result<(), Str
     ];
     launch(
         ex,
-        &cp_async_copy(),
+        &cp_async_copy_kernel(hint),
         LaunchDims::linear(ctas, CP_ASYNC_THREADS),
         &args,
     )?;
     let got: Vec<u32> = download(ex, pd, cap)?;
-    if let Some(w) = (0..words).find(|&w| got[w] != src[w]) {
+    let want = |w: usize| if hint { src[w].rotate_left(16) } else { src[w] };
+    if let Some(w) = (0..words).find(|&w| got[w] != want(w)) {
         return Err(format!(
             "dst chunk {} word {} = {:#x}, expected {:#x} (n {n}, {ctas} CTAs x {stages} stages)",
             w / 4,
             w % 4,
             got[w],
-            src[w]
+            want(w)
         ));
     }
     check_untouched("dst word", &got, &poison, words)

@@ -17,7 +17,10 @@ use super::plan::KernelPlan;
 use super::scales::ScaleSource;
 use crate::format::OutFormat;
 use crate::ir::builder::KernelBuilder;
-use crate::ir::{Addr, BinOp, Cmp, Inst, Kernel, Operand, ParamTy, Reg, RegClass, SpecialReg, Space, Ty};
+use super::plan::FLAG_BYTES;
+use crate::ir::{
+    Addr, AtomOp, BinOp, CacheOp, Cmp, Inst, Kernel, L2Evict, MembarLevel, Operand, ParamTy, Reg, RegClass, SpecialReg, Space, Ty,
+};
 
 /// Everything the generator needs to know, derived from a spec and a plan.
 #[derive(Clone, Copy, Debug)]
@@ -30,6 +33,13 @@ pub struct A16Config {
     pub global_scale: bool,
     /// cp.async pipeline (sm_80+) or plain loads.
     pub cp_async: bool,
+    /// L2 evict-first cache policy on the weight and scale copies (with `cp_async`). Off in
+    /// [`super::configure`]: ptxas (12.9 here, and the 13.0 driver JIT on the H200) miscompiles
+    /// it in this kernel: the LDGSTS read their cache descriptor from a uniform register that
+    /// nothing writes (`desc[UR1]`, visible in the SASS), an illegal instruction at run time.
+    /// Known ptxas bug (IST-DASLab/marlin#44, triton-lang/triton#11660); the small IR sample
+    /// `cp_async_hint_copy` compiles correctly and passes on the GPU.
+    pub evict_first: bool,
 }
 
 /// Parameter order of the main kernel.
@@ -49,8 +59,17 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     let bits = cfg.dequant.bits() as u32;
     let threads = plan.threads();
     let (bm, bn, bk) = (plan.bm(), plan.bn(), plan.bk);
+    // Stage layout: [A: bm x bk halves][B: bk x bn codes][scales: s_rows x bn][zeros: s_rows x bn].
+    let sb = cfg.scales.scale_bytes();
+    let qb = cfg.scales.qbytes();
     let a_bytes = bm * bk * 2;
-    let stage_bytes = plan.stage_bytes(bits as u8);
+    let b_bytes = bk * bn * bits / 8;
+    let s_rows = plan.k_steps(); // group rows a stage can touch (group size >= 16)
+    let s_row_bytes = bn * sb;
+    let s_off = a_bytes + b_bytes;
+    let z_off = s_off + s_rows * s_row_bytes;
+    let stage_bytes = plan.stage_bytes_q(bits as u8, qb);
+    let flag_off = plan.smem_bytes_q(bits as u8, qb) - FLAG_BYTES;
     let blk_bytes = 128 * bits; // one (k16, n64) block
     let spw = plan.k_steps() / plan.k_warps; // k16 steps per warp per stage
 
@@ -74,6 +93,9 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     let (pm, pn, pk, pnpad, pkpad, pgshift) = (p[7], p[8], p[9], p[10], p[11], p[12]);
     let smem = b.dynamic_shared(128);
     let smem_base = b.mov(Ty::U32, Operand::SharedAddr(smem));
+    // Weights and their scales are read once: evict them from L2 first (activations, reused by
+    // every CTA along N, keep the normal policy).
+    let policy = (cfg.cp_async && cfg.evict_first).then(|| b.create_policy(L2Evict::First, 1.0));
 
     let tid = b.special(SpecialReg::TidX);
     let lane = b.and32(tid, 31u32);
@@ -89,7 +111,12 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     let nb0 = b.mul_u32(cx, plan.n_warps);
     let m0 = b.mul_u32(cy, bm);
     let n_blocks = b.shr32(pnpad, 6);
-    let total = b.shr32(pkpad, bk.trailing_zeros());
+    // Stages of K; the last one may be partial (K padded to 64 or the group, not to bk): its
+    // weight rows past k_pad are zero-filled, its activations past K too.
+    let kpad_r = b.add_u32(pkpad, bk - 1);
+    let total = b.shr32(kpad_r, bk.trailing_zeros());
+    let kpad16 = b.shr32(pkpad, 4);
+    let kq_max = b.add_u32(pkpad, u32::MAX - 15); // k_pad - 16: the last k16 step's k
     let zt = b.mul_u32(cz, total);
     let s_begin = b.op(BinOp::Div, Ty::U32, zt, nz);
     let zt1 = b.add_u32(zt, total);
@@ -98,22 +125,27 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
 
     // ---- per-thread loader state (independent of the stage) ----
     let loader: &dyn G2sLoader = if cfg.cp_async { &CpAsyncLoader } else { &PlainLoader };
+    let zero_word = b.mov(Ty::B32, 0u32);
     let cpr_a = bk / 8; // 16-byte chunks per A row
     let total_a = bm * cpr_a;
+    struct AChunk {
+        gbase: Reg,
+        dst: Reg,
+        row_ok: Reg,
+        c8: Reg,
+        issue: Reg,
+    }
     let mut a_chunks = Vec::new();
     for r in 0..total_a.div_ceil(threads) {
         let i = b.add_u32(tid, r * threads);
         let row = b.shr32(i, cpr_a.trailing_zeros());
         let c = b.and32(i, cpr_a - 1);
         let grow = b.add_u32(m0, row);
-        let mut ok = b.setp(Cmp::Lt, Ty::U32, grow, pm);
+        let row_ok = b.setp(Cmp::Lt, Ty::U32, grow, pm);
         // Chunks past the tile (when threads do not divide it) must not be issued at all: a
         // zero-filled copy would still write its destination, which lies in the next region.
         let inb = (total_a % threads != 0).then(|| b.setp(Cmp::Lt, Ty::U32, i, total_a));
-        if let Some(inb) = inb {
-            ok = b.and_pred(ok, inb);
-        }
-        let rowc = b.selp(Ty::U32, grow, 0u32, ok);
+        let rowc = b.selp(Ty::U32, grow, 0u32, row_ok);
         let c8 = b.shl32(c, 3);
         let elem = b.mad_u32(rowc, pk, c8);
         let gbase = b.addr64(pa, elem, 2u32);
@@ -121,8 +153,19 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
         let sw = b.xor(c, r7);
         let sw = b.shl32(sw, 4);
         let dst = b.mad_u32(row, bk * 2, sw);
-        let dst = b.add_u32(dst, 0u32);
-        a_chunks.push((gbase, dst, ok, c8, inb));
+        // Rows past M are never copied: they are zeroed once here, in every stage.
+        let row_out = b.setp(Cmp::Ge, Ty::U32, grow, pm);
+        let (issue, zero) = match inb {
+            Some(inb) => (b.and_pred(row_ok, inb), b.and_pred(row_out, inb)),
+            None => (row_ok, row_out),
+        };
+        let d0 = b.add_u32(smem_base, dst);
+        b.guarded(zero, false, |b| {
+            for st in 0..plan.stages {
+                b.st_vec(Space::Shared, Ty::B32, Addr::reg_off(d0, (st * stage_bytes) as i64), &[zero_word; 4]);
+            }
+        });
+        a_chunks.push(AChunk { gbase, dst, row_ok, c8, issue });
     }
     let cpr_b = bn * bits / 8; // 16-byte chunks per k16 row of the B tile
     let total_b = (bk / 16) * cpr_b;
@@ -130,7 +173,25 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     let b_stage_stride = b.mul_u32(row_bytes, bk / 16);
     let nb0_bytes = b.mul_u32(nb0, blk_bytes);
     let mut b_chunks = Vec::new();
-    for r in 0..total_b.div_ceil(threads) {
+    // Regular tiles (the usual case): every thread copies the same column chunk of rows
+    // row0, row0 + rpr, ...: one 64-bit base per stage, one add per further row, immediate shared
+    // offsets, and no copy at all for columns past n_pad (their warps do not compute).
+    let regular = threads % cpr_b == 0 && total_b % threads == 0;
+    let b_regular = regular.then(|| {
+        let rpr = threads / cpr_b;
+        let row0 = b.op(BinOp::Div, Ty::U32, tid, cpr_b);
+        let c = b.op(BinOp::Rem, Ty::U32, tid, cpr_b);
+        let c16 = b.shl32(c, 4);
+        let off = b.add_u32(nb0_bytes, c16);
+        let ok = b.setp(Cmp::Lt, Ty::U32, off, row_bytes);
+        let goff = b.mad_u32(row0, row_bytes, off);
+        let gbase = b.addr64(pb, goff, 1u32);
+        let step = b.mul_u32(row_bytes, rpr);
+        let dst = b.mad_u32(row0, 2 * bn * bits, c16);
+        let dst = b.add_u32(dst, a_bytes);
+        (gbase, step, dst, ok, total_b / threads, rpr * 2 * bn * bits, row0, rpr)
+    });
+    for r in 0..if regular { 0 } else { total_b.div_ceil(threads) } {
         let i = b.add_u32(tid, r * threads);
         let row = b.op(BinOp::Div, Ty::U32, i, cpr_b);
         let c = b.op(BinOp::Rem, Ty::U32, i, cpr_b);
@@ -146,31 +207,131 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
         let gbase = b.addr64(pb, goff, 1u32);
         let dst = b.mad_u32(row, 2 * bn * bits, c16);
         let dst = b.add_u32(dst, a_bytes);
-        b_chunks.push((gbase, dst, ok, inb));
+        b_chunks.push((gbase, dst, ok, inb, row));
+    }
+    // Scale (and zero-point) rows: chunk slot i of the stage's `s_rows` group rows of the
+    // tile's columns; a slot is copied when its row is among the groups the stage touches and
+    // its columns lie inside n_pad.
+    let q_chunks = |b: &mut KernelBuilder, row_bytes_t: u32, elem_bytes: u32, region: u32, table: Reg| {
+        let cps = row_bytes_t / 16;
+        let total_q = s_rows * cps;
+        let npad_bytes = b.mul_u32(pnpad, elem_bytes);
+        let col0 = b.mul_u32(nb0, 64 * elem_bytes);
+        (0..total_q.div_ceil(threads))
+            .map(|r| {
+                let i = b.add_u32(tid, r * threads);
+                let row = b.op(BinOp::Div, Ty::U32, i, cps);
+                let c = b.op(BinOp::Rem, Ty::U32, i, cps);
+                let c16 = b.shl32(c, 4);
+                let gcol = b.add_u32(col0, c16);
+                let mut ok = b.setp(Cmp::Lt, Ty::U32, gcol, npad_bytes);
+                if total_q % threads != 0 {
+                    let inb = b.setp(Cmp::Lt, Ty::U32, i, total_q);
+                    ok = b.and_pred(ok, inb);
+                }
+                let dst = b.mad_u32(row, row_bytes_t, c16);
+                let dst = b.add_u32(dst, region);
+                (row, gcol, dst, ok, npad_bytes, table)
+            })
+            .collect::<Vec<_>>()
+    };
+    let mut s_chunks = q_chunks(&mut b, s_row_bytes, sb, s_off, ps);
+    if cfg.scales.dynamic_zero {
+        s_chunks.extend(q_chunks(&mut b, bn, 1, z_off, pz));
     }
 
-    let load_stage = |b: &mut KernelBuilder, st: Reg, buf: Reg| {
-        let sbase = b.mad_u32(buf, stage_bytes, smem_base);
+    let load_stage = |b: &mut KernelBuilder, st: Reg, off: Reg| {
+        let sbase = b.add_u32(off, smem_base);
         let k0 = b.mul_u32(st, bk);
         let k0_bytes = b.shl32(k0, 1);
-        let issue = |b: &mut KernelBuilder, inb: Option<Reg>, d: Reg, src: Reg, valid: Reg| match inb {
-            Some(p) => b.guarded(p, false, |b| loader.chunk(b, d, src, valid)),
-            None => loader.chunk(b, d, src, valid),
-        };
-        for &(gbase, dst, ok, c8, inb) in &a_chunks {
-            let gk = b.add_u32(k0, c8);
-            let kin = b.setp(Cmp::Lt, Ty::U32, gk, pk);
-            let valid = b.and_pred(ok, kin);
-            let src = b.addr64(gbase, k0_bytes, 1u32);
-            let src = b.selp(Ty::B64, src, pa, valid);
+        // Activations: whole chunks while the stage lies inside K, zero-filled past K in the
+        // stage that crosses it.
+        let k_end = b.add_u32(k0, bk);
+        let a_full = b.setp(Cmp::Le, Ty::U32, k_end, pk);
+        b.if_else(
+            a_full,
+            |b| {
+                for ch in &a_chunks {
+                    let src = b.addr64(ch.gbase, k0_bytes, 1u32);
+                    let d = b.add_u32(sbase, ch.dst);
+                    b.guarded(ch.issue, false, |b| loader.chunk_full(b, d, 0, src, None));
+                }
+            },
+            |b| {
+                for ch in &a_chunks {
+                    let gk = b.add_u32(k0, ch.c8);
+                    let kin = b.setp(Cmp::Lt, Ty::U32, gk, pk);
+                    let valid = b.and_pred(ch.row_ok, kin);
+                    let src = b.addr64(ch.gbase, k0_bytes, 1u32);
+                    let src = b.selp(Ty::B64, src, pa, valid);
+                    let d = b.add_u32(sbase, ch.dst);
+                    b.guarded(ch.issue, false, |b| loader.chunk(b, d, src, valid, None));
+                }
+            },
+        );
+        // k16 rows of this stage inside k_pad (all of them but in a partial last stage).
+        let r0 = b.mul_u32(st, bk / 16);
+        let lim = b.op(BinOp::Sub, Ty::U32, kpad16, r0);
+        if let Some((gbase, step, dst, ok, rounds, dstep, row0, rpr)) = b_regular {
+            let full = b.setp(Cmp::Ge, Ty::U32, lim, bk / 16);
+            let base = b.addr64(gbase, st, b_stage_stride);
             let d = b.add_u32(sbase, dst);
-            issue(b, inb, d, src, valid);
+            b.if_else(
+                full,
+                |b| {
+                    // Addresses unpredicated (predicated updates cost selects), copies guarded.
+                    let mut src = base;
+                    for r in 0..rounds {
+                        if r > 0 {
+                            src = b.addr64(src, step, 1u32);
+                        }
+                        b.guarded(ok, false, |b| loader.chunk_full(b, d, (r * dstep) as i64, src, policy));
+                    }
+                },
+                |b| {
+                    // The partial last stage: rows past k_pad become zeros.
+                    let mut src = base;
+                    for r in 0..rounds {
+                        if r > 0 {
+                            src = b.addr64(src, step, 1u32);
+                        }
+                        let row = b.add_u32(row0, r * rpr);
+                        let kin = b.setp(Cmp::Lt, Ty::U32, row, lim);
+                        let valid = b.and_pred(ok, kin);
+                        let s = b.selp(Ty::B64, src, pb, valid);
+                        let dr = b.add_u32(d, r * dstep);
+                        b.guarded(ok, false, |b| loader.chunk(b, dr, s, valid, policy));
+                    }
+                },
+            );
         }
-        for &(gbase, dst, ok, inb) in &b_chunks {
+        for &(gbase, dst, ok, inb, row) in &b_chunks {
+            let kin = b.setp(Cmp::Lt, Ty::U32, row, lim);
+            let ok = b.and_pred(ok, kin);
             let src = b.addr64(gbase, st, b_stage_stride);
             let src = b.selp(Ty::B64, src, pb, ok);
             let d = b.add_u32(sbase, dst);
-            issue(b, inb, d, src, ok);
+            match inb {
+                Some(p) => b.guarded(p, false, |b| loader.chunk(b, d, src, ok, policy)),
+                None => loader.chunk(b, d, src, ok, policy),
+            }
+        }
+        if !s_chunks.is_empty() {
+            let g0 = b.op(BinOp::Shr, Ty::U32, k0, pgshift);
+            let k1 = b.add_u32(k0, bk - 1);
+            let k1 = b.op(BinOp::Min, Ty::U32, k1, kq_max); // inside k_pad
+            let g1 = b.op(BinOp::Shr, Ty::U32, k1, pgshift);
+            let nrows = b.op(BinOp::Sub, Ty::U32, g1, g0);
+            for &(row, gcol, dst, ok, npad_bytes, table) in &s_chunks {
+                let in_rows = b.setp(Cmp::Le, Ty::U32, row, nrows);
+                let go = b.and_pred(ok, in_rows);
+                let grow = b.add_u32(g0, row);
+                let goff = b.mad_u32(grow, npad_bytes, gcol);
+                let src = b.addr64(table, goff, 1u32);
+                let d = b.add_u32(sbase, dst);
+                // Rows not copied are never read (compute reads the stage's group rows only).
+                b.guarded(go, false, |b| loader.chunk_full(b, d, 0, src, policy));
+            }
         }
     };
 
@@ -194,25 +355,37 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     let b_lane_b = b.mul_u32(b_lane_a, blk_bytes);
     let b_lane_off = b.mad_u32(lane, 4 * bits, b_lane_b);
     let col_base = b.mad_u32(nb, 64u32, 0u32);
-    let sidx_base = b.mad_u32(g, 8u32, col_base);
+    // This lane group's 8 columns inside the tile's scale / zero rows.
+    let qcol = b.mad_u32(wn, 64u32, 0u32);
+    let qcol = b.mad_u32(g, 8u32, qcol);
+    let s_lane = b.mad_u32(qcol, sb, s_off);
+    let z_lane = b.add_u32(qcol, z_off);
     let acc: Vec<Vec<Vec<Reg>>> = (0..plan.m_tiles)
         .map(|_| (0..8).map(|_| (0..4).map(|_| b.mov_as(RegClass::F32, Operand::f32(0.0))).collect()).collect())
         .collect();
 
-    let compute = |b: &mut KernelBuilder, st: Reg, buf: Reg| {
+    let compute = |b: &mut KernelBuilder, st: Reg, off: Reg| {
         b.if_then(nb_ok, |b| {
-            let sa = b.mad_u32(buf, stage_bytes, smem_base);
-            let sb = b.add_u32(sa, a_bytes + 0);
-            let sb = b.add_u32(sb, b_lane_off);
+            let sa = b.add_u32(off, smem_base);
+            let sb_w = b.add_u32(sa, a_bytes);
+            let sb_w = b.add_u32(sb_w, b_lane_off);
+            let s_base = b.add_u32(sa, s_lane);
+            let z_base = b.add_u32(sa, z_lane);
             let kst = b.mul_u32(st, bk);
+            let g0 = b.op(BinOp::Shr, Ty::U32, kst, pgshift);
             let kw = b.mad_u32(wsteps, 16u32, kst);
             for i in 0..spw {
-                let waddr = b.add_u32(sb, i * plan.n_warps * blk_bytes);
+                let waddr = b.add_u32(sb_w, i * plan.n_warps * blk_bytes);
                 let words = load_words(b, waddr, bits);
                 let kglob = b.add_u32(kw, i * 16);
+                // Steps past k_pad (partial last stage) take the last group's scales: their
+                // weights are zeros and their activations too, so any finite scale will do.
+                let kglob = b.op(BinOp::Min, Ty::U32, kglob, kq_max);
                 let grp = b.op(BinOp::Shr, Ty::U32, kglob, pgshift);
-                let sidx = b.mad_u32(grp, pnpad, sidx_base);
-                let tiles = cfg.scales.load(b, ps, pz, sidx);
+                let qrow = b.op(BinOp::Sub, Ty::U32, grp, g0);
+                let saddr = b.mad_u32(qrow, s_row_bytes, s_base);
+                let zaddr = cfg.scales.dynamic_zero.then(|| b.mad_u32(qrow, bn, z_base));
+                let tiles = cfg.scales.load_shared(b, saddr, zaddr);
                 let frag = cfg.dequant.fragment(b, &words, &tiles);
                 let e = b.add_u32(ewk, 2 * i);
                 let x = b.xor(e, q);
@@ -236,11 +409,15 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
             let has = b.setp(Cmp::Gt, Ty::U32, n_iter, pre);
             b.if_then(has, |b| {
                 let st = b.add_u32(s_begin, pre);
-                let buf = b.mov(Ty::U32, pre);
-                load_stage(b, st, buf);
+                let off = b.mov(Ty::U32, pre * stage_bytes);
+                load_stage(b, st, off);
             });
             loader.end_stage(&mut b);
         }
+        // Ring offsets of the stage computed and the stage loaded in this iteration.
+        let rd = b.mov(Ty::U32, 0u32);
+        let wr = b.mov(Ty::U32, (s - 1) * stage_bytes);
+        let ring = s * stage_bytes;
         b.for_range(0u32, n_iter, 1, |b, it| {
             loader.wait(b, s - 2);
             b.emit(Inst::BarSync { id: 0, threads: None });
@@ -248,23 +425,27 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
             let has = b.setp(Cmp::Lt, Ty::U32, nxt, n_iter);
             b.if_then(has, |b| {
                 let st = b.add_u32(s_begin, nxt);
-                let buf = b.op(BinOp::Rem, Ty::U32, nxt, s);
-                load_stage(b, st, buf);
+                load_stage(b, st, wr);
             });
             loader.end_stage(b);
             let st = b.add_u32(s_begin, it);
-            let buf = b.op(BinOp::Rem, Ty::U32, it, s);
-            compute(b, st, buf);
+            compute(b, st, rd);
+            for r in [rd, wr] {
+                let n = b.add_u32(r, stage_bytes);
+                let wrap = b.setp(Cmp::Eq, Ty::U32, n, ring);
+                let n = b.selp(Ty::U32, 0u32, n, wrap);
+                b.mov_to(Ty::U32, r, n);
+            }
         });
         loader.wait(&mut b, 0);
     } else {
         b.for_range(0u32, n_iter, 1, |b, it| {
             b.emit(Inst::BarSync { id: 0, threads: None });
             let st = b.add_u32(s_begin, it);
-            let buf = b.mov(Ty::U32, 0u32);
-            load_stage(b, st, buf);
+            let off = b.mov(Ty::U32, 0u32);
+            load_stage(b, st, off);
             b.emit(Inst::BarSync { id: 0, threads: None });
-            compute(b, st, buf);
+            compute(b, st, off);
         });
     }
     b.emit(Inst::BarSync { id: 0, threads: None });
@@ -324,37 +505,46 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
         .collect();
     let t2 = b.shl32(t, 1);
     let col0 = b.add_u32(col_base, t2);
-    b.if_then(store, |b| {
-        b.if_else(
-            single,
-            |b| {
-                let oty = out_ty(cfg.out);
+    let oty = out_ty(cfg.out);
+    // Converts and stores the pair (v0, v1) at (row, col, col + 1) of the output.
+    let store_pair = |b: &mut KernelBuilder, row: Reg, col: Reg, v: [Reg; 2]| {
+        let row_ok = b.setp(Cmp::Lt, Ty::U32, row, pm);
+        let rbase = b.mul_u32(row, pn);
+        for (c, &x) in v.iter().enumerate() {
+            let col = b.add_u32(col, c as u32);
+            let col_ok = b.setp(Cmp::Lt, Ty::U32, col, pn);
+            let ok = b.and_pred(row_ok, col_ok);
+            let x = if cfg.global_scale { b.op(BinOp::Mul, Ty::F32, x, pgs) } else { x };
+            let hv = b.cvt_f32_to(oty, x);
+            let e = b.add_u32(rbase, col);
+            let addr = b.addr64(pout, e, 2u32);
+            b.guarded(ok, false, |b| {
+                b.st_vec(Space::Global, Ty::B16, Addr::reg(addr), &[hv]);
+            });
+        }
+    };
+    b.if_else(
+        single,
+        |b| {
+            b.if_then(store, |b| {
                 for (mt, rr) in rows.iter().enumerate() {
                     for (hh, &row) in rr.iter().enumerate() {
-                        let row_ok = b.setp(Cmp::Lt, Ty::U32, row, pm);
-                        let rbase = b.mul_u32(row, pn);
                         for j in 0..8u32 {
-                            for c in 0..2u32 {
-                                let col = b.add_u32(col0, j * 8 + c);
-                                let col_ok = b.setp(Cmp::Lt, Ty::U32, col, pn);
-                                let ok = b.and_pred(row_ok, col_ok);
-                                let mut v = acc[mt][j as usize][hh * 2 + c as usize];
-                                if cfg.global_scale {
-                                    v = b.op(BinOp::Mul, Ty::F32, v, pgs);
-                                }
-                                let hv = b.cvt_f32_to(oty, v);
-                                let e = b.add_u32(rbase, col);
-                                let addr = b.addr64(pout, e, 2u32);
-                                b.guarded(ok, false, |b| {
-                                    b.st_vec(Space::Global, Ty::B16, Addr::reg(addr), &[hv]);
-                                });
-                            }
+                            let col = b.add_u32(col0, j * 8);
+                            let a = &acc[mt][j as usize];
+                            store_pair(b, row, col, [a[hh * 2], a[hh * 2 + 1]]);
                         }
                     }
                 }
-            },
-            |b| {
-                let zm = b.mul_u32(cz, pm);
+            });
+        },
+        |b| {
+            // Split K: every CTA writes its f32 partial to workspace slice z; the last CTA of
+            // the tile to arrive (counted in the workspace's per-tile counter) sums the slices
+            // in z order (deterministic: the same order whichever CTA arrives last), writes the
+            // output and resets the counter to zero for the next launch.
+            let zm = b.mul_u32(cz, pm);
+            b.if_then(store, |b| {
                 for (mt, rr) in rows.iter().enumerate() {
                     for (hh, &row) in rr.iter().enumerate() {
                         let row_ok = b.setp(Cmp::Lt, Ty::U32, row, pm);
@@ -372,9 +562,59 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                         }
                     }
                 }
-            },
-        );
-    });
+            });
+            b.emit(Inst::Membar { level: MembarLevel::Gl });
+            b.emit(Inst::BarSync { id: 0, threads: None });
+            // Counter of tile (cx, cy) after the nz slices of m x n_pad partials.
+            let slice = b.mul_u32(pm, pnpad);
+            let slices = b.mul_u32(slice, nz);
+            let ncx = b.special(SpecialReg::NctaidX);
+            let tile = b.mad_u32(cy, ncx, cx);
+            let cidx = b.add_u32(slices, tile);
+            let caddr = b.addr64(pws, cidx, 4u32);
+            let flag = b.add_u32(smem_base, flag_off);
+            let first = b.setp(Cmp::Eq, Ty::U32, tid, 0u32);
+            b.guarded(first, false, |b| {
+                let old = b.reg(RegClass::B32);
+                b.emit(Inst::Atom { space: Space::Global, op: AtomOp::Add, ty: Ty::U32, dst: old, addr: Addr::reg(caddr), b: 1u32.into(), c: None });
+                b.st(Space::Shared, Ty::U32, Addr::reg(flag), old);
+            });
+            b.emit(Inst::BarSync { id: 0, threads: None });
+            let arrived = b.ld(Space::Shared, Ty::U32, Addr::reg(flag));
+            let last_n = b.add_u32(nz, u32::MAX);
+            let last = b.setp(Cmp::Eq, Ty::U32, arrived, last_n);
+            b.if_then(last, |b| {
+                b.emit(Inst::Membar { level: MembarLevel::Gl });
+                b.if_then(store, |b| {
+                    for rr in rows.iter() {
+                        for &row in rr.iter() {
+                            let row_ok = b.setp(Cmp::Lt, Ty::U32, row, pm);
+                            let rowc = b.selp(Ty::U32, row, 0u32, row_ok);
+                            let rbase = b.mul_u32(rowc, pnpad);
+                            for j in 0..8u32 {
+                                let col = b.add_u32(col0, j * 8);
+                                let e0 = b.add_u32(rbase, col);
+                                let sum = [b.mov_as(RegClass::F32, Operand::f32(0.0)), b.mov_as(RegClass::F32, Operand::f32(0.0))];
+                                b.for_range(0u32, nz, 1, |b, z| {
+                                    let e = b.mad_u32(z, slice, e0);
+                                    let addr = b.addr64(pws, e, 4u32);
+                                    let x = [b.reg(RegClass::F32), b.reg(RegClass::F32)];
+                                    b.guarded(row_ok, false, |b| {
+                                        b.emit(Inst::Ld { space: Space::Global, cache: CacheOp::Cg, ty: Ty::F32, dst: x.to_vec(), addr: Addr::reg(addr) });
+                                    });
+                                    for c in 0..2 {
+                                        b.emit(Inst::Bin { op: BinOp::Add, ty: Ty::F32, dst: sum[c], a: sum[c].into(), b: x[c].into() });
+                                    }
+                                });
+                                store_pair(b, row, col, sum);
+                            }
+                        }
+                    }
+                });
+                b.guarded(first, false, |b| b.st(Space::Global, Ty::U32, Addr::reg(caddr), 0u32));
+            });
+        },
+    );
     b.finish()
 }
 

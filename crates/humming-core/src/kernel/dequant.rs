@@ -43,6 +43,14 @@ impl Act16 {
         }
     }
 
+    /// Explicit mantissa bits of the type (10 for f16, 7 for bf16).
+    pub fn mantissa_bits(self) -> u32 {
+        match self {
+            Act16::F16 => 10,
+            Act16::Bf16 => 7,
+        }
+    }
+
     /// `x` in both halves of a 32-bit immediate.
     pub fn pair_imm(self, x: f32) -> u32 {
         self.bits_of(x) * 0x0001_0001
@@ -92,10 +100,41 @@ impl Dequant {
 
     /// The 16 fragment registers of one block from the lane's `bits` words.
     pub fn fragment(&self, b: &mut KernelBuilder, words: &[Reg], tiles: &[TileQuant; 8]) -> Vec<Reg> {
+        // Words shifted right by 8 (or another amount), shared by the fields that use them.
+        let mut shifted: std::collections::HashMap<(usize, u32), Reg> = std::collections::HashMap::new();
         (0..16)
             .map(|p| {
                 let t = &tiles[p / 2];
                 match *self {
+                    Dequant::IntMagic { act, bits, implicit_zero: Some(z) } if t.zero.is_none() => {
+                        // Marlin's trick: a field at bit offset d of each half is OR-ed into the
+                        // magic number in place, giving magic + q * 2^d (exact while d + bits
+                        // stays within the mantissa), and one fma by 2^-d, minus
+                        // (magic * 2^-d + z), centres it exactly. Fields higher up are shifted
+                        // down by 8 first (one shift per word serves two fields).
+                        let (x, d) = field_in_place(b, words, bits, p, act.mantissa_bits(), &mut shifted);
+                        let (magic_val, magic): (f32, u32) = match act {
+                            Act16::F16 => (1024.0, 0x6400_6400),
+                            Act16::Bf16 => (128.0, 0x4300_4300),
+                        };
+                        let mask = (((1u32 << bits) - 1) << d) * 0x0001_0001;
+                        let v = b.lop3(x, mask, magic, 0xEA);
+                        let centred = if d == 0 {
+                            let zero: u32 = match act {
+                                Act16::F16 => (0x6400 + z) * 0x0001_0001,
+                                Act16::Bf16 => (0xC300 + z) * 0x0001_0001,
+                            };
+                            match act {
+                                Act16::F16 => b.op_pk(BinOp::Sub, Ty::F16x2, v, zero),
+                                Act16::Bf16 => b.fma(Ty::Bf16x2, v, act.pair_imm(1.0), zero),
+                            }
+                        } else {
+                            let inv = act.pair_imm(2f32.powi(-(d as i32)));
+                            let c = act.pair_imm(-(magic_val / (1u32 << d) as f32 + z as f32));
+                            b.fma(act.pair_ty(), v, inv, c)
+                        };
+                        scale_pair(b, act, centred, t.scale)
+                    }
                     Dequant::IntMagic { act, bits, implicit_zero } => {
                         let x = field(b, words, bits, p, false);
                         let magic: u32 = match act {
@@ -179,6 +218,36 @@ fn scale_pair(b: &mut KernelBuilder, act: Act16, v: Reg, scale: Reg) -> Reg {
         Act16::F16 => b.op_pk(BinOp::Mul, Ty::F16x2, v, scale),
         Act16::Bf16 => b.fma(Ty::Bf16x2, v, scale, 0x8000_8000u32),
     }
+}
+
+/// The two values of pair `p` (width `bits`) in both halves of a register at a bit offset `d`
+/// with `d + bits <= limit` (`limit`: the activation type's mantissa bits, so that OR-ing the
+/// field into the magic number stays exact), shifting the word right when the field sits
+/// higher: by 8 where that is enough (the shifted word is cached and serves several fields),
+/// else down to the bottom. Fields straddling two words come out at the bottom.
+fn field_in_place(
+    b: &mut KernelBuilder,
+    words: &[Reg],
+    bits: u8,
+    p: usize,
+    limit: u32,
+    shifted: &mut std::collections::HashMap<(usize, u32), Reg>,
+) -> (Reg, u32) {
+    let nbits = bits as u32;
+    let start = p as u32 * nbits;
+    let (w, o) = ((start / 16) as usize, start % 16);
+    if o + nbits > 16 {
+        return (field(b, words, bits, p, false), 0);
+    }
+    let s = if o + nbits <= limit {
+        0
+    } else if o >= 8 && o - 8 + nbits <= limit {
+        8
+    } else {
+        o
+    };
+    let x = if s == 0 { words[w] } else { *shifted.entry((w, s)).or_insert_with(|| b.shr32(words[w], s)) };
+    (x, o - s)
 }
 
 /// The two values of pair `p` (width `bits`) in both halves of a register: at the bottom of each

@@ -1,11 +1,13 @@
 //! Running generated GEMM kernels on any [`Executor`] (the CPU emulator or a GPU): weight
 //! upload, validation of every launch operand against the kernel, and the grid and argument
-//! list of the main and split-K reduce launches. [`prepare`] is the one place that turns
-//! operands into launches; the emulator path ([`run_gemm_in`]) and the typed GPU runtime
-//! (humming-cuda) both go through it.
+//! list of the launch. [`prepare`] is the one place that turns operands into launches; the
+//! emulator path ([`run_gemm_in`]) and the typed GPU runtime (humming-cuda) both go through it.
+//!
+//! Split K is reduced inside the GEMM launch (the last CTA of each output tile sums the f32
+//! partials in split order), so [`GemmLaunches::reduce`] is `None` for the kernels generated
+//! now; it stays in the type for runtimes that handle it.
 
-use super::a16::REDUCE_THREADS;
-use super::{GemmKernels, KernelPlan};
+use super::{GemmKernels, KernelPlan, qbytes};
 use crate::ir::{DevPtr, Executor, KernelArg, LaunchDims};
 use crate::pack::a16::PackedA16;
 use crate::pack::fragment::A16Layout;
@@ -132,7 +134,11 @@ pub struct GemmOperands<'w> {
     pub a: Buf,
     /// Room for `m * n` 16-bit outputs, row-major.
     pub out: Buf,
-    /// f32 workspace in bytes ([`workspace_bytes`]); needed when `split > 1`.
+    /// Workspace of [`workspace_bytes`] bytes, needed when `split > 1`: f32 partials and the
+    /// per-tile arrival counters of the in-kernel split-K reduction. **It must be zero-filled
+    /// before its first launch**; every launch leaves it zero-filled again (the counters are
+    /// reset by the CTA that reduces), so one zeroing at allocation is enough. Launches sharing
+    /// a workspace must not run concurrently.
     pub workspace: Option<Buf>,
     pub m: usize,
     /// CTAs sharing K (1 = no split).
@@ -146,19 +152,30 @@ pub struct Launch {
     pub args: Vec<KernelArg>,
 }
 
-/// The launches of one GEMM: the main kernel, then the reduce when K is split.
+/// The launches of one GEMM: the main kernel, then the reduce when K is split and the kernel
+/// does not reduce it itself (never, for the kernels generated now: `reduce` is `None`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct GemmLaunches {
     pub main: Launch,
     pub reduce: Option<Launch>,
 }
 
+/// Largest K split a launch takes (the grid's z dimension).
+pub const MAX_SPLIT: u32 = 65535;
+
 /// Largest M a launch takes (row indices and `m * n` stay within 32 bits in the kernel).
 pub const MAX_M: usize = (i32::MAX / 2) as usize;
 
-/// Bytes of f32 workspace a launch with `split` K-splits needs (0 without a split).
+/// Bytes of workspace a launch with `split` K-splits needs (0 without a split): `split` slices
+/// of `m x n_pad` f32 partials, then one u32 arrival counter per output tile (room for the
+/// smallest tile, 16 x 64, so any plan fits). Zero-filled before first use (see
+/// [`GemmOperands::workspace`]).
 pub fn workspace_bytes(layout: &A16Layout, m: usize, split: u32) -> usize {
-    if split > 1 { split as usize * m * layout.n_pad * 4 } else { 0 }
+    if split > 1 { split as usize * m * layout.n_pad * 4 + counter_bytes(layout, m) } else { 0 }
+}
+
+fn counter_bytes(layout: &A16Layout, m: usize) -> usize {
+    (layout.n_pad / 64) * m.div_ceil(16) * 4
 }
 
 /// Alignment of activation, output and workspace addresses (16-byte vector copies).
@@ -181,13 +198,11 @@ pub fn prepare(spec: &Spec, plan: &KernelPlan, ops: &GemmOperands) -> Result<Gem
     need("activations", m * l.k, ops.a.len)?;
     need("output", m * l.n, ops.out.len)?;
     let mut ptrs = vec![("activations", ops.a.ptr), ("output", ops.out.ptr), ("weights", w.words), ("scales", w.scales)];
-    if l.k_pad as u32 % plan.bk != 0 {
-        return Err(LaunchError::Plan { plan: plan.to_string(), reason: format!("padded K {} is not a multiple of bk {}", l.k_pad, plan.bk) });
-    }
-    let stages = (l.k_pad as u32 / plan.bk).max(1);
+    // Any split works: CTAs share the K stages as evenly as possible, and a CTA left without a
+    // stage (split > stages) contributes a zero partial. Bounded by the grid's z limit.
     let split = ops.split;
-    if split == 0 || split > stages {
-        return Err(LaunchError::Split { split, reason: format!("must be in 1..={stages} (the K stages of bk {})", plan.bk) });
+    if split == 0 || split > MAX_SPLIT {
+        return Err(LaunchError::Split { split, reason: format!("must be in 1..={MAX_SPLIT}") });
     }
     let ws = if split > 1 {
         let Some(ws) = ops.workspace else {
@@ -212,7 +227,7 @@ pub fn prepare(spec: &Spec, plan: &KernelPlan, ops: &GemmOperands) -> Result<Gem
         dims: LaunchDims {
             grid: ((l.n_pad as u32).div_ceil(plan.bn()), (m as u32).div_ceil(plan.bm()), split),
             block: plan.threads(),
-            dynamic_shared_bytes: plan.smem_bytes(l.bits),
+            dynamic_shared_bytes: plan.smem_bytes_q(l.bits, qbytes(spec)),
         },
         args: vec![
             KernelArg::Ptr(ops.a.ptr),
@@ -230,22 +245,8 @@ pub fn prepare(spec: &Spec, plan: &KernelPlan, ops: &GemmOperands) -> Result<Gem
             KernelArg::U32(w.desc.group_shift()),
         ],
     };
-    let reduce = ws.map(|ws| {
-        let total = (m * l.n) as u32;
-        Launch {
-            dims: LaunchDims::linear(total.div_ceil(REDUCE_THREADS), REDUCE_THREADS),
-            args: vec![
-                KernelArg::Ptr(ws),
-                KernelArg::Ptr(ops.out.ptr),
-                KernelArg::F32(gs),
-                KernelArg::U32(m as u32),
-                KernelArg::U32(l.n as u32),
-                KernelArg::U32(l.n_pad as u32),
-                KernelArg::U32(split),
-            ],
-        }
-    });
-    Ok(GemmLaunches { main, reduce })
+    let _ = ws;
+    Ok(GemmLaunches { main, reduce: None })
 }
 
 /// Uploads packed weights.
@@ -259,6 +260,18 @@ pub fn upload_weights<E: Executor>(ex: &mut E, p: &PackedA16) -> Result<DeviceWe
     Ok(DeviceWeights { desc: WeightsDesc::of(p), words, scales, zeros })
 }
 
+/// Allocates the workspace of a launch with `split` K-splits ([`workspace_bytes`]), zero-filled
+/// as the kernels require; `None` without a split.
+pub fn alloc_workspace<E: Executor>(ex: &mut E, layout: &A16Layout, m: usize, split: u32) -> Result<Option<Buf>, E::Error> {
+    let bytes = workspace_bytes(layout, m, split);
+    if bytes == 0 {
+        return Ok(None);
+    }
+    let ptr = ex.alloc(bytes)?;
+    ex.upload(ptr, &vec![0u8; bytes])?;
+    Ok(Some(Buf { ptr, len: bytes }))
+}
+
 /// `out[m, n] = a[m, k] x W^T` on `ex`, allocating the workspace a split needs (see
 /// [`run_gemm_in`] to bring one). Buffer lengths are taken as exactly `m * k` and `m * n`.
 pub fn run_gemm<E: Executor>(
@@ -270,8 +283,7 @@ pub fn run_gemm<E: Executor>(
     m: usize,
     split: u32,
 ) -> Result<(), GemmError<E::Error>> {
-    let bytes = workspace_bytes(&w.desc.layout, m, split);
-    let ws = if bytes > 0 { Some(Buf { ptr: ex.alloc(bytes).map_err(GemmError::Exec)?, len: bytes }) } else { None };
+    let ws = alloc_workspace(ex, &w.desc.layout, m, split).map_err(GemmError::Exec)?;
     let l = w.desc.layout;
     let ops = GemmOperands {
         weights: w,

@@ -86,7 +86,20 @@ pub fn configure(spec: &Spec, plan: &KernelPlan) -> Result<A16Config, KernelErro
         out: spec.out(),
         global_scale: spec.global_scale(),
         cp_async: arch >= Arch::Sm80,
+        // Miscompiled by ptxas in this kernel (see `A16Config::evict_first`).
+        evict_first: false,
     })
+}
+
+/// Bytes of quantization parameters per column and scale group that the kernels of `spec` keep
+/// in shared memory: the scale (2 bytes for 16-bit formats, 1 for 8-bit ones), plus one byte of
+/// dynamic zero point. Sizes the stages ([`KernelPlan::smem_bytes_q`]).
+pub fn qbytes(spec: &Spec) -> u32 {
+    let s = match spec.scale() {
+        crate::ScaleFormat::F16 | crate::ScaleFormat::Bf16 => 2,
+        _ => 1,
+    };
+    s + (spec.zero_point() == ZeroPoint::Dynamic) as u32
 }
 
 /// Generates the kernels of `spec` with `plan`.

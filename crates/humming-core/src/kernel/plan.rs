@@ -15,8 +15,8 @@ pub struct KernelPlan {
     pub n_warps: u32,
     /// Warps sharing the k16 steps of a stage (their partial sums are reduced in shared memory).
     pub k_warps: u32,
-    /// K per pipeline stage, a multiple of 64 (the packed layout's K granularity) and of
-    /// `16 * k_warps`.
+    /// K per pipeline stage: 64, 128, 256 or 512, a multiple of `16 * k_warps` (K need not be a
+    /// multiple of it: the last stage may be partial).
     pub bk: u32,
     /// Pipeline stages in shared memory: >= 2 with cp.async (sm_80+); 1 = plain loads (sm_75).
     pub stages: u32,
@@ -50,10 +50,19 @@ impl KernelPlan {
         self.bk / 16
     }
 
-    /// Shared memory of one stage for `bits`-bit weights and 16-bit activations: the A tile
-    /// (`bm x bk` halves) and the B tile (`bk x bn` codes).
+    /// Shared memory of one stage for `bits`-bit weights and 16-bit activations when each
+    /// column's quantization parameters of one group take `qbytes` bytes (2 for 16-bit scales, 1
+    /// for 8-bit ones, plus 1 with dynamic zero points): the A tile (`bm x bk` halves), the B
+    /// tile (`bk x bn` codes) and `bk / 16` group rows of scales (and zero points) for the tile's
+    /// columns (the most groups a stage can touch, at group size 16).
+    pub fn stage_bytes_q(&self, bits: u8, qbytes: u32) -> u32 {
+        self.bm() * self.bk * 2 + self.bk * self.bn() * bits as u32 / 8 + self.k_steps() * self.bn() * qbytes
+    }
+
+    /// [`KernelPlan::stage_bytes_q`] for the largest quantization parameters (3 bytes: 16-bit
+    /// scales and zero points).
     pub fn stage_bytes(&self, bits: u8) -> u32 {
-        self.bm() * self.bk * 2 + self.bk * self.bn() * bits as u32 / 8
+        self.stage_bytes_q(bits, MAX_QBYTES)
     }
 
     /// Shared memory of the k-warp reduction: one f32 accumulator set per extra k warp.
@@ -61,9 +70,17 @@ impl KernelPlan {
         (self.k_warps - 1) * self.n_warps * 32 * self.m_tiles * 32 * 4
     }
 
-    /// Dynamic shared memory the kernel needs.
+    /// Dynamic shared memory the kernel needs with `qbytes` of quantization parameters per
+    /// column and group ([`KernelPlan::stage_bytes_q`]): the pipeline stages (reused by the
+    /// k-warp reduction) and 16 bytes for the split-K arrival flag.
+    pub fn smem_bytes_q(&self, bits: u8, qbytes: u32) -> u32 {
+        (self.stages * self.stage_bytes_q(bits, qbytes)).max(self.reduce_bytes()) + FLAG_BYTES
+    }
+
+    /// [`KernelPlan::smem_bytes_q`] for the largest quantization parameters (an upper bound for
+    /// every spec with `bits`-bit weights).
     pub fn smem_bytes(&self, bits: u8) -> u32 {
-        (self.stages * self.stage_bytes(bits)).max(self.reduce_bytes())
+        self.smem_bytes_q(bits, MAX_QBYTES)
     }
 
     /// Checks the plan against the code generator's rules and the target's shared memory.
@@ -72,14 +89,14 @@ impl KernelPlan {
         if !(1..=8).contains(&self.m_tiles) {
             return bad(format!("m_tiles {} not in 1..=8", self.m_tiles));
         }
-        if !(1..=8).contains(&self.n_warps) || !(1..=4).contains(&self.k_warps) {
-            return bad("n_warps must be 1..=8 and k_warps 1..=4".into());
+        if !(1..=8).contains(&self.n_warps) || !(1..=8).contains(&self.k_warps) {
+            return bad("n_warps and k_warps must be 1..=8".into());
         }
         if self.n_warps * self.k_warps > 16 {
             return bad("at most 16 warps per CTA".into());
         }
-        if self.bk % 64 != 0 || self.bk as usize > crate::pack::fragment::K_ALIGN || self.k_steps() % self.k_warps != 0 {
-            return bad(format!("bk {} must be 64, 128 or 256 and split evenly over {} k warps", self.bk, self.k_warps));
+        if !matches!(self.bk, 64 | 128 | 256 | 512) || self.k_steps() % self.k_warps != 0 {
+            return bad(format!("bk {} must be 64, 128, 256 or 512 and split evenly over {} k warps", self.bk, self.k_warps));
         }
         let cp_async = arch >= Arch::Sm80;
         if cp_async && !(2..=8).contains(&self.stages) {
@@ -97,34 +114,49 @@ impl KernelPlan {
     }
 
     /// The documented heuristic. `m` is the runtime M; `n_pad` the padded N of the packed weights.
+    /// Chosen from the plan sweeps of `docs/perf-notes.md` (v2, H200, W4A16 g128, CUDA-graph
+    /// harness); "wide N" means at least 256 n64 blocks (N >= 16384), where more CTAs along N
+    /// exist and a wider N tile wins.
     ///
-    /// - M bucket: `m_tiles = ceil(M / 16)` up to 4 (BM <= 64); larger M tiles the grid along M.
-    /// - N: one warp per 64 columns, up to 4 warps (BN <= 256); fewer when N is small so that
-    ///   more CTAs exist.
-    /// - K: small M is bandwidth-bound and has little per-CTA work, so two k warps share each
-    ///   stage (more loads in flight per CTA); large M uses one.
-    /// - Stages: 4 with cp.async (3 when the tile is large), 1 on sm_75.
+    /// - M <= 16 (decode, one m16 tile): 8 k warps on one n64 block, 512-deep stages, 3 stages
+    ///   (`m1x16_n1x64_k8w_bk512_s3`, 2 CTAs/SM); wide N: 2 warps along N, 4 k warps, 256-deep
+    ///   stages, 4 stages (`m1x16_n2x64_k4w_bk256_s4`).
+    /// - M <= 32: `m2x16_n1x64_k4w_bk256_s4`; wide N `m2x16_n2x64_k2w_bk256_s3`.
+    /// - M <= 128: `m{ceil(M/16)}x16_n2x64_k4w_bk256_s2` (4 m16 tiles at most); wide N and
+    ///   M > 128: `..._n2x64_k2w_bk128_s3` (larger M tiles the grid along M). (The sweep's
+    ///   fastest M = 64 plan, `m4x16_n1x64_k4w_bk256_s2`, 43 us against 55, needs 255
+    ///   registers and spills: its 128 threads hold 16 activation-copy address sets each.)
+    /// - Fewer warps along N when N is small; sm_75 (no cp.async): 1 stage.
     ///
-    /// Falls back to smaller tiles until the plan fits the target's shared memory.
+    /// Falls back to fewer stages, then smaller tiles, until the plan fits the target's shared
+    /// memory.
     pub fn choose(m: usize, n_pad: usize, arch: Arch, bits: u8) -> KernelPlan {
-        let m_tiles = (m.div_ceil(16)).clamp(1, 4) as u32;
         let n_blocks = (n_pad / 64).max(1) as u32;
-        let n_warps = n_blocks.min(4);
-        let k_warps = if m <= 16 { 2 } else { 1 };
-        let stages = if arch >= Arch::Sm80 { if m_tiles >= 4 { 3 } else { 4 } } else { 1 };
-        let mut plan = KernelPlan { m_tiles, n_warps, k_warps, bk: 64 * k_warps.max(1), stages };
-        if plan.bk % (16 * plan.k_warps) != 0 {
-            plan.bk = 64;
-        }
+        let wide = n_blocks >= 256;
+        let m_tiles = (m.div_ceil(16)).clamp(1, 4) as u32;
+        let (n_warps, k_warps, bk, stages) = match (m, wide) {
+            (0..=16, false) => (1, 8, 512, 3),
+            (0..=16, true) => (2, 4, 256, 4),
+            (17..=32, false) => (1, 4, 256, 4),
+            (17..=32, true) => (2, 2, 256, 3),
+            (33..=64, false) => (2, 4, 256, 2),
+            (33..=64, true) => (2, 2, 128, 3),
+            (65..=128, false) => (2, 4, 256, 2),
+            _ => (2, 2, 128, 3),
+        };
+        let stages = if arch >= Arch::Sm80 { stages } else { 1 };
+        let mut plan = KernelPlan { m_tiles, n_warps: n_warps.min(n_blocks), k_warps, bk, stages };
         while plan.validate(arch, bits).is_err() {
             if plan.stages > 2 {
                 plan.stages -= 1;
-            } else if plan.bk > 64 {
+            } else if plan.bk > 64 && plan.bk > 16 * plan.k_warps {
                 plan.bk /= 2;
             } else if plan.n_warps > 1 {
                 plan.n_warps /= 2;
             } else if plan.m_tiles > 1 {
                 plan.m_tiles -= 1;
+            } else if plan.k_warps > 1 {
+                plan.k_warps /= 2;
             } else {
                 break;
             }
@@ -138,8 +170,8 @@ impl KernelPlan {
     /// wide N (kernels handle any N; the N choice only shrinks tiles for tiny N).
     pub fn buckets(arch: Arch, bits: u8) -> Vec<(u32, KernelPlan)> {
         let mut out: Vec<(u32, KernelPlan)> = Vec::new();
-        for top in [16u32, 32, 48, u32::MAX] {
-            let plan = KernelPlan::choose(top.min(64) as usize, 4096, arch, bits);
+        for top in [16u32, 32, 48, 64, 128, u32::MAX] {
+            let plan = KernelPlan::choose(top.min(256) as usize, 4096, arch, bits);
             match out.last_mut() {
                 Some(last) if last.1 == plan => last.0 = top,
                 _ => out.push((top, plan)),
@@ -148,15 +180,28 @@ impl KernelPlan {
         out
     }
 
-    /// Splits of K across CTAs for a launch: enough CTAs to cover `sms` multiprocessors, with at
-    /// least 4 stages of K per split.
+    /// Splits of K across CTAs for a launch. The split-K partials are summed inside the launch
+    /// by the last CTA of each tile, serially per accumulator pair (v2), which costs more than a
+    /// poorly filled grid as soon as M > 16 (measured: split 1 won every M >= 32 case of the
+    /// sweep). So: 1 for M > 16; for M <= 16 the smallest split that brings the grid to 80% of
+    /// two CTAs per SM, at most 4 and with at least 2 stages per split.
     pub fn split_k_for(&self, m: usize, n_pad: usize, k_pad: usize, sms: u32) -> u32 {
+        if m > 16 {
+            return 1;
+        }
         let tiles = (n_pad as u32).div_ceil(self.bn()) * (m as u32).div_ceil(self.bm());
-        let stages = (k_pad as u32) / self.bk;
-        let want = sms.div_ceil(tiles.max(1));
-        want.min(stages / 4).max(1)
+        let stages = (k_pad as u32).div_ceil(self.bk).max(1);
+        let want = (2 * sms * 4).div_ceil(5); // 80% of 2 CTAs per SM
+        let cap = 4.min(stages / 2).max(1);
+        (1..=cap).find(|&s| tiles * s >= want).unwrap_or(cap)
     }
 }
+
+/// The most bytes of quantization parameters per column and group (16-bit scale + zero point).
+pub const MAX_QBYTES: u32 = 3;
+
+/// Shared bytes after the stages for the split-K arrival flag.
+pub const FLAG_BYTES: u32 = 16;
 
 /// Largest dynamic shared memory per CTA the target allows (opt-in maximum).
 pub fn max_dynamic_smem(arch: Arch) -> u32 {
@@ -165,6 +210,31 @@ pub fn max_dynamic_smem(arch: Arch) -> u32 {
         Arch::Sm80 => 163 * 1024,
         Arch::Sm86 | Arch::Sm89 => 99 * 1024,
         Arch::Sm90 | Arch::Sm90a => 227 * 1024,
+    }
+}
+
+impl std::str::FromStr for KernelPlan {
+    type Err = String;
+
+    /// Parses the [`fmt::Display`] form, e.g. `m1x16_n4x64_k2w_bk128_s4` (not validated).
+    fn from_str(s: &str) -> Result<KernelPlan, String> {
+        let bad = || format!("plan `{s}`: expected the form m1x16_n4x64_k2w_bk128_s4");
+        let mut f = s.trim().split('_');
+        let mut num = |prefix: &str, suffix: &str| -> Result<u32, String> {
+            let t = f.next().ok_or_else(bad)?;
+            t.strip_prefix(prefix).and_then(|t| t.strip_suffix(suffix)).and_then(|t| t.parse().ok()).ok_or_else(bad)
+        };
+        let plan = KernelPlan {
+            m_tiles: num("m", "x16")?,
+            n_warps: num("n", "x64")?,
+            k_warps: num("k", "w")?,
+            bk: num("bk", "")?,
+            stages: num("s", "")?,
+        };
+        if f.next().is_some() {
+            return Err(bad());
+        }
+        Ok(plan)
     }
 }
 

@@ -1,7 +1,8 @@
-//! Group scales and zero points: loaded per (group, n64 block) from the permuted global tables
-//! ([`crate::pack::fragment::permute_group_values`]) and turned into the per-tile operands the
-//! dequantizer takes ([`TileQuant`]). Lane group `g` reads its 8 values (tiles `j = 0..8`) with
-//! one vector load.
+//! Group scales and zero points: copied per stage from the permuted global tables
+//! ([`crate::pack::fragment::permute_group_values`]) into shared memory with the weights, read
+//! per (k16 step, n64 block) from there and turned into the per-tile operands the dequantizer
+//! takes ([`TileQuant`]). Lane group `g` reads its 8 values (tiles `j = 0..8`) with one vector
+//! load.
 
 use super::dequant::{Act16, TileQuant};
 use super::emit::Emit;
@@ -29,30 +30,43 @@ impl ScaleSource {
         }
     }
 
-    /// Loads the 8 tiles' scales and zero points at element index `idx` (= group * n_pad +
-    /// n64 block * 64 + g * 8) of the scale / zero tables.
-    pub fn load(&self, b: &mut KernelBuilder, scales: Reg, zeros: Reg, idx: Reg) -> [TileQuant; 8] {
+    /// Bytes of quantization parameters per column and group: the scale, plus one byte of zero
+    /// point when they are dynamic.
+    pub fn qbytes(&self) -> u32 {
+        self.scale_bytes() + self.dynamic_zero as u32
+    }
+
+    /// Loads the 8 tiles' scales from shared address `saddr` (8 consecutive scales of lane
+    /// group `g`) and, with dynamic zero points, their zero points from `zaddr` (8 bytes).
+    pub fn load_shared(&self, b: &mut KernelBuilder, saddr: Reg, zaddr: Option<Reg>) -> [TileQuant; 8] {
         let sb = self.scale_bytes();
-        let saddr = b.addr64(scales, idx, sb);
-        let words = b.ld_vec(Space::Global, Ty::B32, (8 * sb / 4) as usize, Addr::reg(saddr));
-        let scale: Vec<Reg> = (0..8).map(|j| self.scale_of(b, &words, j)).collect();
-        let zero: Vec<Option<Reg>> = if self.dynamic_zero {
-            let zaddr = b.addr64(zeros, idx, 1);
-            let zw = b.ld_vec(Space::Global, Ty::B32, 2, Addr::reg(zaddr));
-            (0..8).map(|j| Some(self.zero_of(b, &zw, j))).collect()
-        } else {
-            vec![None; 8]
+        let words = b.ld_vec(Space::Shared, Ty::B32, (8 * sb / 4) as usize, Addr::reg(saddr));
+        let halves: Vec<Option<(Reg, Reg)>> = match self.format {
+            // Both halves of each word as b16 registers: the scale pairs are packs of one half
+            // twice, which ptxas folds into the half-swizzle operand of HMUL2/HFMA2 (no PRMT).
+            ScaleFormat::F16 | ScaleFormat::Bf16 => words.iter().map(|&w| Some(b.unpack_b16(w))).collect(),
+            _ => vec![None; words.len()],
+        };
+        let scale: Vec<Reg> = (0..8).map(|j| self.scale_of(b, &words, &halves, j)).collect();
+        let zero: Vec<Option<Reg>> = match (self.dynamic_zero, zaddr) {
+            (true, Some(zaddr)) => {
+                let zw = b.ld_vec(Space::Shared, Ty::B32, 2, Addr::reg(zaddr));
+                (0..8).map(|j| Some(self.zero_of(b, &zw, j))).collect()
+            }
+            (true, None) => panic!("dynamic zero points need their shared address"),
+            (false, _) => vec![None; 8],
         };
         std::array::from_fn(|j| TileQuant { scale: scale[j], zero: zero[j] })
     }
 
     /// Scale of tile `j` as the dequantizer wants it.
-    fn scale_of(&self, b: &mut KernelBuilder, words: &[Reg], j: usize) -> Reg {
+    fn scale_of(&self, b: &mut KernelBuilder, words: &[Reg], halves: &[Option<(Reg, Reg)>], j: usize) -> Reg {
         let pair = match self.format {
             ScaleFormat::F16 | ScaleFormat::Bf16 => {
                 // Word j/2 holds tiles (j & !1, j | 1) in its (lo, hi) halves: duplicate one half.
-                let sel = if j % 2 == 0 { 0x1010 } else { 0x3232 };
-                b.prmt(words[j / 2], 0u32, sel)
+                let (lo, hi) = halves[j / 2].expect("16-bit scales are unpacked");
+                let h = if j % 2 == 0 { lo } else { hi };
+                b.pack_b16(h, h)
             }
             ScaleFormat::E4m3 | ScaleFormat::E5m2 => {
                 let (e, bias_s) = if self.format == ScaleFormat::E4m3 { (4u32, 7) } else { (5, 15) };

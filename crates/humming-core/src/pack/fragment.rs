@@ -22,11 +22,10 @@
 
 use crate::format::WeightFormat;
 
-/// Padding granularity of K in the packed layout: the largest stage K of any plan
-/// ([`crate::kernel::KernelPlan::bk`] <= 256), so that every plan's stages divide the padded K
-/// and weights packed once run with every kernel variant (each M bucket has its own plan).
-/// Activations past the logical K are zero-filled by the kernels, so the padding adds no error.
-pub const K_ALIGN: usize = 256;
+/// Padding granularity of K in the packed layout (four k16 steps, the smallest stage). Stages
+/// need not divide the padded K: the kernels run a partial last stage, so weights packed once
+/// run with every plan (each M bucket has its own).
+pub const K_ALIGN: usize = 64;
 /// Padding granularity of N in the packed layout (one warp's n64 block).
 pub const N_ALIGN: usize = 64;
 

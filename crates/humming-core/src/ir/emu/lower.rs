@@ -292,6 +292,20 @@ pub(crate) enum Kind {
         src_size: Option<Src>,
     },
     CpCommit,
+    /// No effect in the emulator (`membar`: the emulator's memory is sequentially consistent).
+    Nop,
+    /// `mov.b32 d, {lo, hi}`.
+    Pack2 {
+        dst: u32,
+        lo: Src,
+        hi: Src,
+    },
+    /// `mov.b32 {lo, hi}, a`.
+    Unpack2 {
+        lo: u32,
+        hi: u32,
+        src: Src,
+    },
     CpWait {
         n: u32,
     },
@@ -1143,7 +1157,12 @@ impl<'k> Lowerer<'k> {
                 dst,
                 src,
                 src_size,
+                policy,
             } => {
+                if let Some(p) = policy {
+                    // A hint only: checked as a 64-bit operand, otherwise ignored.
+                    self.src(&Operand::Reg(*p), Ctx::Bits(64))?;
+                }
                 if !matches!(bytes, 4 | 8 | 16) {
                     return invalid(format!("cp.async of {bytes} bytes (4, 8 or 16)"));
                 }
@@ -1174,6 +1193,24 @@ impl<'k> Lowerer<'k> {
                 }
             }
             Inst::CpAsyncCommit => Kind::CpCommit,
+            Inst::CreatePolicy { dst, fraction, .. } => {
+                if !(*fraction > 0.0 && *fraction <= 1.0) {
+                    return invalid(format!("createpolicy fraction {fraction} not in (0, 1]"));
+                }
+                // An opaque value standing for the policy.
+                Kind::Mov { dst: self.dst(*dst, Ctx::Bits(64))?, src: Src::I(0x1000_0000_0000_0000 | fraction.to_bits() as u64), mask: u64::MAX }
+            }
+            Inst::MovPack { dst, lo, hi } => Kind::Pack2 {
+                dst: self.dst(*dst, Ctx::Bits(32))?,
+                lo: self.src(&Operand::Reg(*lo), Ctx::Bits(16))?,
+                hi: self.src(&Operand::Reg(*hi), Ctx::Bits(16))?,
+            },
+            Inst::MovUnpack { lo, hi, src } => Kind::Unpack2 {
+                lo: self.dst(*lo, Ctx::Bits(16))?,
+                hi: self.dst(*hi, Ctx::Bits(16))?,
+                src: self.src(&Operand::Reg(*src), Ctx::Bits(32))?,
+            },
+            Inst::Membar { .. } => Kind::Nop,
             Inst::CpAsyncWait { n } => Kind::CpWait { n: *n },
             Inst::Ldmatrix { trans, dst, addr } => {
                 if !matches!(dst.len(), 1 | 2 | 4) {

@@ -1367,6 +1367,16 @@ impl<'p, 'k> Runner<'p, 'k> {
                     check!(r);
                 }
                 Kind::CpCommit => lanes(m, |l| cp.commit(w * 32 + l)),
+                Kind::Nop => {}
+                Kind::Pack2 { dst, lo, hi } => map2(regs, m, dst, lo, hi, |lo, hi| (lo & 0xffff) | ((hi & 0xffff) << 16)),
+                Kind::Unpack2 { lo, hi, src } => {
+                    let (dl, dh) = (lo as usize, hi as usize);
+                    lanes(m, |l| {
+                        let v = rd(regs, src, l);
+                        regs[dl + l] = v & 0xffff;
+                        regs[dh + l] = (v >> 16) & 0xffff;
+                    });
+                }
                 Kind::CpWait { n } => lanes(m, |l| cp.wait(w * 32 + l, n, shared)),
                 Kind::Ldmatrix {
                     trans,

@@ -403,12 +403,14 @@ impl<'a> InstPrinter<'a> {
                 dst,
                 src,
                 src_size,
+                policy,
             } => {
                 let c = match cache {
                     CpAsyncCache::Ca => "ca",
                     CpAsyncCache::Cg => "cg",
                 };
-                let name = format!("cp.async.{c}.shared.global");
+                let hint = if policy.is_some() { ".L2::cache_hint" } else { "" };
+                let name = format!("cp.async.{c}.shared.global{hint}");
                 let o = self.ops(&name);
                 let ok = match cache {
                     CpAsyncCache::Ca => matches!(bytes, 4 | 8 | 16),
@@ -434,8 +436,28 @@ impl<'a> InstPrinter<'a> {
                     }
                     s += &format!(", {}", o.op(*sz, Ty::U32)?);
                 }
+                if let Some(pol) = policy {
+                    s += &format!(", {}", o.reg(*pol, Ty::B64)?);
+                }
                 Ok(s + ";")
             }
+            Inst::CreatePolicy { dst, evict, fraction } => {
+                let name = format!("createpolicy.fractional.L2::{}.b64", evict.ptx());
+                let o = self.ops(&name);
+                if !(*fraction > 0.0 && *fraction <= 1.0) {
+                    return Err(o.invalid(format!("fraction {fraction} not in (0, 1]")));
+                }
+                Ok(format!("{name} {}, {};", o.reg(*dst, Ty::B64)?, o.op(Operand::f32(*fraction), Ty::F32)?))
+            }
+            Inst::MovPack { dst, lo, hi } => {
+                let o = self.ops("mov.b32");
+                Ok(format!("mov.b32 {}, {{{}, {}}};", o.reg(*dst, Ty::B32)?, o.reg(*lo, Ty::B16)?, o.reg(*hi, Ty::B16)?))
+            }
+            Inst::MovUnpack { lo, hi, src } => {
+                let o = self.ops("mov.b32");
+                Ok(format!("mov.b32 {{{}, {}}}, {};", o.reg(*lo, Ty::B16)?, o.reg(*hi, Ty::B16)?, o.reg(*src, Ty::B32)?))
+            }
+            Inst::Membar { level } => Ok(format!("membar.{};", level.ptx())),
             Inst::CpAsyncCommit => Ok("cp.async.commit_group;".to_string()),
             Inst::CpAsyncWait { n } => Ok(format!("cp.async.wait_group {n};")),
             Inst::Ldmatrix { trans, dst, addr } => {

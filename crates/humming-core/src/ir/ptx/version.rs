@@ -34,6 +34,7 @@ const V63: PtxVersion = PtxVersion::new(6, 3);
 const V65: PtxVersion = PtxVersion::new(6, 5);
 const V70: PtxVersion = PtxVersion::new(7, 0);
 const V71: PtxVersion = PtxVersion::new(7, 1);
+const V74: PtxVersion = PtxVersion::new(7, 4);
 const V78: PtxVersion = PtxVersion::new(7, 8);
 const V80: PtxVersion = PtxVersion::new(8, 0);
 const V81: PtxVersion = PtxVersion::new(8, 1);
@@ -89,7 +90,9 @@ fn is_fp8(ty: Ty) -> bool {
 /// PTX ISA .version 8.1 or later").
 pub fn requirement(inst: &Inst, target: Arch) -> Option<Need> {
     match inst {
-        Inst::CpAsync { .. } => need("cp.async", Arch::Sm80, V70),
+        Inst::CpAsync { policy: None, .. } => need("cp.async", Arch::Sm80, V70),
+        Inst::CpAsync { policy: Some(_), .. } => need("cp.async.L2::cache_hint", Arch::Sm80, V74),
+        Inst::CreatePolicy { .. } => need("createpolicy", Arch::Sm80, V74),
         Inst::CpAsyncCommit => need("cp.async.commit_group", Arch::Sm80, V70),
         Inst::CpAsyncWait { .. } => need("cp.async.wait_group", Arch::Sm80, V70),
         Inst::Ldmatrix { .. } => need("ldmatrix", Arch::Sm75, V65),

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# One device call of the performance work (issue 6): correctness of the changed kernels, then the
+# benchmarks of humming (examples/bench_a16.rs) and the torch baselines (scripts/bench_torch.py)
+# in the same call, merged by scripts/bench_table.py. Run on the GPU machine from the repository
+# root with the bundle in perf-bundle/ (built here by scripts/perf-bundle.sh):
+#
+#     bash perf-bundle/perf-session.sh <phase>
+#
+# Logs go to $OUT (at most 8 files come back).
+set -uo pipefail
+OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
+B=perf-bundle
+phase=${1:-all}
+export PYTHONUNBUFFERED=1
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv,noheader
+python3 -c 'import torch; print("torch", torch.__version__, torch.version.cuda)'
+H=$OUT/humming.jsonl; T=$OUT/torch.jsonl; L=$OUT/log.txt
+bench() { "$B/bin/bench_a16" "$@" >> "$H" 2>> "$L"; }
+shapes=8192x8192,28672x8192,8192x28672
+case "$phase" in
+  v1)
+    # The issue-4 kernel under the new harnesses, with plan and split sweeps at M = 1 and 16.
+    bench --label v1 --shapes $shapes --m 1,16,32,64,128,256 --harness graph,cold
+    bench --label v1 --no-copy --shapes 8192x8192 --m 1 --harness launch
+    bench --label v1-sweep --no-copy --shapes 8192x8192 --m 1,16 --harness graph \
+      --plans m1x16_n4x64_k2w_bk128_s4,m1x16_n4x64_k4w_bk256_s4,m1x16_n4x64_k2w_bk128_s8,m1x16_n2x64_k4w_bk256_s4,m1x16_n2x64_k2w_bk128_s6,m1x16_n1x64_k4w_bk256_s4,m1x16_n1x64_k4w_bk256_s8,m1x16_n1x64_k2w_bk128_s8,m1x16_n2x64_k1w_bk64_s8 \
+      --splits auto,1,2,4,8
+    timeout 120 python3 $B/bench_torch.py --shapes $shapes --m 1,16,32,64,128,256 > "$T" 2>> "$L"
+    if command -v ncu >/dev/null; then
+      timeout 90 ncu --clock-control none --target-processes all -k regex:hm_a16 -s 3 -c 1 \
+        --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats --section SchedulerStats \
+        --section Occupancy --section LaunchStats --section SourceCounters \
+        "$B/bin/bench_a16" --no-copy --shapes 8192x8192 --m 1 --harness launch --iters 2 --reps 1 > "$OUT/ncu.txt" 2>&1
+      tail -n 120 "$OUT/ncu.txt" | head -n 120 > /dev/null
+    fi
+    ;;
+  v2)
+    # Correctness of the changed kernels on the GPU first (realistic shapes, every target, IR
+    # samples incl. the cache-hint sample), compute-sanitizer on one kernel per pipeline variant.
+    export HUMMING_REQUIRE_GPU=1
+    { timeout 100 $B/bin/gpu_ir_samples --test-threads=1 --nocapture 2>&1 | tail -n 5
+      timeout 200 $B/bin/gpu_a16 --test-threads=1 --nocapture realistic every_target 2>&1 | grep -vE "^\s*$" | tail -n 40
+      for tool in memcheck racecheck; do
+        timeout 60 compute-sanitizer --tool $tool --error-exitcode 9 $B/bin/sanitize_a16 2>&1 | tail -n 6; echo "sanitizer $tool exit ${PIPESTATUS[0]}"
+      done; } > "$OUT/tests.txt" 2>&1
+    grep -E "test result|FAILED|panicked|exit|ERROR" "$OUT/tests.txt"
+    m1=m1x16_n2x64_k4w_bk256_s4,m1x16_n2x64_k4w_bk256_s3,m1x16_n2x64_k4w_bk256_s5,m1x16_n1x64_k4w_bk256_s4,m1x16_n1x64_k4w_bk256_s6,m1x16_n4x64_k4w_bk256_s3,m1x16_n2x64_k2w_bk128_s6,m1x16_n4x64_k2w_bk128_s4,m1x16_n2x64_k4w_bk128_s6,m1x16_n1x64_k2w_bk128_s8
+    m2=m2x16_n2x64_k2w_bk128_s4,m2x16_n4x64_k1w_bk64_s4,m2x16_n2x64_k4w_bk256_s3,m2x16_n1x64_k4w_bk256_s4,m2x16_n2x64_k2w_bk256_s3,m2x16_n4x64_k2w_bk128_s3
+    m4=m4x16_n4x64_k1w_bk64_s3,m4x16_n2x64_k2w_bk128_s3,m4x16_n2x64_k1w_bk64_s4,m4x16_n4x64_k2w_bk128_s2,m4x16_n1x64_k4w_bk256_s2
+    bench --label v2 --shapes $shapes,4096x4096 --m 1,2,4,8,16,32,64,128,256 --harness graph,cold
+    bench --label v2s --no-copy --shapes 8192x8192,28672x8192,8192x28672 --m 1,16 --harness graph --plans $m1 --splits auto,1,2,3,4,6,8
+    bench --label v2s --no-copy --shapes 8192x8192,28672x8192 --m 32 --harness graph --plans $m2 --splits auto,1,2,4
+    bench --label v2s --no-copy --shapes 8192x8192,28672x8192 --m 64,128 --harness graph --plans $m4 --splits auto,1,2,4
+    for spec in "--weight u8" "--weight u3" "--weight e2m1 --act bf16 --scale ue8m0 --group 32" "--weight u4 --act bf16"; do
+      bench --label v2 --no-copy $spec --shapes $shapes,4096x4096 --m 1,16,64,256 --harness graph
+    done
+    timeout 200 python3 $B/bench_torch.py --shapes $shapes,4096x4096 --m 1,2,4,8,16,32,64,128,256 > "$T" 2>> "$L"
+    if command -v ncu >/dev/null; then
+      timeout 100 ncu --clock-control none --target-processes all -k regex:hm_a16 -s 2 -c 1 \
+        --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats --section SchedulerStats \
+        --section Occupancy --section LaunchStats --section InstructionStats --metrics smsp__inst_executed.sum,smsp__sass_inst_executed_op_shared_ld.sum,dram__bytes_read.sum,lts__t_sectors_srcunit_tex_op_read.sum \
+        "$B/bin/bench_a16" --no-copy --shapes 8192x8192 --m 1 --harness launch --iters 2 --reps 1 > "$OUT/ncu.txt" 2>&1
+    fi
+    ;;
+  v3)
+    export HUMMING_REQUIRE_GPU=1
+    { timeout 60 $B/bin/gpu_ir_samples --test-threads=1 --nocapture 2>&1 | tail -n 3
+      timeout 150 $B/bin/gpu_a16 --test-threads=1 --nocapture realistic every_target 2>&1 | grep -vE "^\s*$" | tail -n 40
+      for tool in memcheck racecheck; do
+        timeout 50 compute-sanitizer --tool $tool --error-exitcode 9 $B/bin/sanitize_a16 2>&1 | tail -n 12; echo "sanitizer $tool exit ${PIPESTATUS[0]}"
+      done; } > "$OUT/tests.txt" 2>&1
+    grep -E "test result|FAILED|panicked|exit|ERROR|passed" "$OUT/tests.txt"
+    m1=m1x16_n2x64_k4w_bk256_s4,m1x16_n2x64_k4w_bk256_s3,m1x16_n2x64_k4w_bk256_s5,m1x16_n1x64_k4w_bk256_s4,m1x16_n1x64_k4w_bk256_s6,m1x16_n1x64_k8w_bk256_s4,m1x16_n1x64_k8w_bk512_s3,m1x16_n2x64_k4w_bk512_s2,m1x16_n2x64_k8w_bk512_s3,m1x16_n4x64_k4w_bk256_s3,m1x16_n2x64_k2w_bk128_s6,m1x16_n4x64_k2w_bk128_s4
+    m2=m2x16_n2x64_k2w_bk128_s4,m2x16_n4x64_k1w_bk64_s4,m2x16_n2x64_k4w_bk256_s3,m2x16_n1x64_k4w_bk256_s4,m2x16_n2x64_k2w_bk256_s3,m2x16_n4x64_k2w_bk128_s3,m2x16_n1x64_k8w_bk256_s3
+    m4=m4x16_n4x64_k1w_bk64_s3,m4x16_n2x64_k2w_bk128_s3,m4x16_n2x64_k1w_bk64_s4,m4x16_n4x64_k2w_bk128_s2,m4x16_n1x64_k4w_bk256_s2,m4x16_n2x64_k4w_bk256_s2
+    timeout 90 "$B/bin/bench_a16" --label v2 --shapes $shapes,4096x4096 --m 1,2,4,8,16,32,64,128,256 --harness graph,cold >> "$H" 2>> "$L"
+    timeout 150 python3 $B/bench_torch.py --shapes $shapes,4096x4096 --m 1,2,4,8,16,32,64,128,256 > "$T" 2>> "$L"
+    timeout 60 "$B/bin/bench_a16" --label v2s --no-copy --shapes 8192x8192,8192x28672 --m 1,16 --harness graph --plans $m1 --splits auto,2,4,8 >> "$H" 2>> "$L"
+    timeout 40 "$B/bin/bench_a16" --label v2s --no-copy --shapes 28672x8192 --m 1,16 --harness graph --plans $m1 --splits auto,1,2,3 >> "$H" 2>> "$L"
+    timeout 40 "$B/bin/bench_a16" --label v2s --no-copy --shapes 8192x8192,28672x8192 --m 32 --harness graph --plans $m2 --splits auto,1,2,4 >> "$H" 2>> "$L"
+    timeout 50 "$B/bin/bench_a16" --label v2s --no-copy --shapes 8192x8192,28672x8192 --m 64,128,256 --harness graph --plans $m4 --splits auto,1,2 >> "$H" 2>> "$L"
+    for spec in "--weight u8" "--weight u3" "--weight e2m1 --act bf16 --scale ue8m0 --group 32" "--weight u4 --act bf16"; do
+      timeout 25 "$B/bin/bench_a16" --label v2 --no-copy $spec --shapes $shapes,4096x4096 --m 1,16,64,256 --harness graph >> "$H" 2>> "$L"
+    done
+    # GPU correctness of every swept plan (default split and split 2) at 4096^2.
+    { timeout 60 "$B/bin/bench_a16" --label chk --no-copy --shapes 4096x4096 --m 16 --harness graph --iters 2 --reps 1 --plans $m1 --splits auto,2 --check 16x4096x4096
+      timeout 30 "$B/bin/bench_a16" --label chk --no-copy --shapes 4096x4096 --m 32 --harness graph --iters 2 --reps 1 --plans $m2 --splits auto,2 --check 32x4096x4096
+      timeout 30 "$B/bin/bench_a16" --label chk --no-copy --shapes 4096x4096 --m 64 --harness graph --iters 2 --reps 1 --plans $m4 --splits auto,2 --check 64x4096x4096; } > /dev/null 2> /tmp/checks.txt
+    cat /tmp/checks.txt >> "$OUT/tests.txt"
+    echo "GPU plan checks passed: $(grep -c '^check' /tmp/checks.txt)"; grep -vE "^check|^NVIDIA|^N x K|^skip" /tmp/checks.txt | head -5
+    if command -v ncu >/dev/null; then
+      for m in 1 64; do
+        timeout 45 ncu --clock-control none --target-processes all -k regex:hm_a16 -s 2 -c 1 \
+          --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats --section SchedulerStats \
+          --section Occupancy --section LaunchStats --section InstructionStats \
+          "$B/bin/bench_a16" --no-copy --shapes 8192x8192 --m $m --harness launch --iters 2 --reps 1 > "$OUT/ncu_m$m.txt" 2>&1
+      done
+    fi
+    ;;
+esac
+python3 $B/bench_table.py "$H" "$T" > "$OUT/table.txt"
+python3 $B/bench_table.py --all "$H" > "$OUT/sweep.txt"
+grep -iE "error|panic|fail" "$L" | head -20
+cat "$OUT/table.txt"
