@@ -62,11 +62,7 @@ pub fn build(args: &Args, errors: &mut Errors) -> Option<Targets> {
                 let target = if specs.len() > 1 { format!("on target {}: ", spec.arch()) } else { String::new() };
                 errors.spanning(
                     &p.expr,
-                    format!(
-                        "{target}{e}; a valid plan has m_tiles 1..=8, n_warps 1..=8 and k_warps 1..=4 (at most 16 \
-                         warps), bk 64, 128 or 256 with bk / 16 a multiple of k_warps, stages 2..=8 (sm_80 and newer) \
-                         or 1 (sm_75), and fits the target's shared memory"
-                    ),
+                    format!("{target}{e}; a valid plan has {}", humming_core::kernel::plan::PLAN_RULES),
                 );
             }
         }

@@ -22,6 +22,11 @@ pub struct KernelPlan {
     pub stages: u32,
 }
 
+/// The rules [`KernelPlan::validate`] checks, in words (for error messages that list what is
+/// valid; keep in step with `validate`).
+pub const PLAN_RULES: &str = "m_tiles 1..=8, n_warps and k_warps 1..=8 (at most 16 warps), bk 64, 128, 256 or 512 with \
+     bk / 16 a multiple of k_warps, stages 2..=8 (sm_80 and newer) or 1 (sm_75), and fits the target's shared memory";
+
 /// Why a plan cannot be generated for a target.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PlanError {
@@ -83,7 +88,8 @@ impl KernelPlan {
         self.smem_bytes_q(bits, MAX_QBYTES)
     }
 
-    /// Checks the plan against the code generator's rules and the target's shared memory.
+    /// Checks the plan against the code generator's rules ([`PLAN_RULES`]) and the target's
+    /// shared memory.
     pub fn validate(&self, arch: Arch, bits: u8) -> Result<(), PlanError> {
         let bad = |reason: String| Err(PlanError::Invalid { plan: self.to_string(), reason });
         if !(1..=8).contains(&self.m_tiles) {
