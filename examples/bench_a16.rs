@@ -19,7 +19,7 @@
 
 use clap::Parser;
 use humming::core::ir::ptx::print;
-use humming::core::ir::{DevPtr, Executor, Kernel, KernelArg, samples::SplitMix64};
+use humming::core::ir::{DevPtr, Executor, Kernel, samples::SplitMix64};
 use humming::core::kernel::check::check_kernels;
 use humming::core::kernel::launch::{Buf, DeviceWeights, GemmLaunches, GemmOperands, Launch, WeightsDesc, alloc_workspace, prepare};
 use humming::core::kernel::{GemmKernels, KernelPlan, generate};
@@ -28,7 +28,6 @@ use humming::core::*;
 use humming::cuda::cust::sys as cu;
 use humming::cuda::{Gpu, GpuExecutor, Module};
 use std::collections::HashMap;
-use std::os::raw::c_void;
 
 #[derive(Parser, Debug)]
 struct Args {
@@ -118,24 +117,8 @@ fn occupancy(l: &Loaded, launch: &Launch) -> Result<i32, String> {
 }
 
 fn launch_on(l: &Loaded, launch: &Launch, stream: cu::CUstream) -> Result<(), String> {
-    let mut vals: Vec<u64> = launch
-        .args
-        .iter()
-        .map(|a| match *a {
-            KernelArg::U32(v) => v as u64,
-            KernelArg::S32(v) => v as u32 as u64,
-            KernelArg::F32(v) => v.to_bits() as u64,
-            KernelArg::U64(v) => v,
-            KernelArg::Ptr(p) => p.0,
-        })
-        .collect();
-    let mut ptrs: Vec<*mut c_void> = vals.iter_mut().map(|v| (v as *mut u64).cast()).collect();
-    let d = launch.dims;
-    // SAFETY: the arguments were validated against the kernel by `prepare`; each slot is 8 bytes
-    // and 4-byte parameters read its low half.
-    ck("cuLaunchKernel", unsafe {
-        cu::cuLaunchKernel(l.f, d.grid.0, d.grid.1, d.grid.2, d.block, 1, 1, d.dynamic_shared_bytes, stream, ptrs.as_mut_ptr(), std::ptr::null_mut())
-    })
+    // SAFETY: the arguments were validated against the kernel by `prepare`.
+    unsafe { humming::cuda::launch_kernel(l.f, launch.dims, &launch.args, stream) }.map_err(|e| e.to_string())
 }
 
 struct Events {

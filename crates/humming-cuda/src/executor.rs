@@ -9,7 +9,6 @@ use cust::sys as cu;
 use humming_core::Arch;
 use humming_core::ir::{DevPtr, Executor, Kernel, KernelArg, LaunchDims, ParamTy};
 use std::collections::HashMap;
-use std::os::raw::c_void;
 
 /// Byte that fresh allocations are filled with, so unwritten outputs show.
 pub const POISON: u8 = 0xFF;
@@ -158,40 +157,11 @@ impl Executor for GpuExecutor {
                 )
             })?;
         }
-        let mut vals: Vec<u64> = args
-            .iter()
-            .map(|a| match *a {
-                KernelArg::U32(v) => v as u64,
-                KernelArg::S32(v) => v as u32 as u64,
-                KernelArg::F32(v) => v.to_bits() as u64,
-                KernelArg::U64(v) => v,
-                KernelArg::Ptr(p) => p.0,
-            })
-            .collect();
-        // Each parameter points at its own 8-byte slot; 4-byte parameters read the low half
-        // (little-endian), which is where the value sits.
-        let mut ptrs: Vec<*mut c_void> = vals.iter_mut().map(|v| (v as *mut u64).cast()).collect();
-        let (gx, gy, gz) = dims.grid;
         // SAFETY: argument count and types were checked against the kernel's parameters; every
         // pointer argument is the caller's responsibility as on any GPU launch, and the emulator
         // runs the same kernels with bounds checks.
         unsafe {
-            check(
-                "cuLaunchKernel",
-                cu::cuLaunchKernel(
-                    f,
-                    gx,
-                    gy,
-                    gz,
-                    dims.block,
-                    1,
-                    1,
-                    dims.dynamic_shared_bytes,
-                    std::ptr::null_mut(),
-                    ptrs.as_mut_ptr(),
-                    std::ptr::null_mut(),
-                ),
-            )?;
+            crate::driver::launch_kernel(f, dims, args, std::ptr::null_mut())?;
             if self.sync {
                 check("cuCtxSynchronize", cu::cuCtxSynchronize())?;
             }

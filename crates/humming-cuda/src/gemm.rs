@@ -13,11 +13,10 @@ use crate::functions;
 use crate::weights::GpuWeights;
 use cust::stream::Stream;
 use cust::sys as cu;
-use humming_core::ir::{DevPtr, KernelArg};
+use humming_core::ir::DevPtr;
 use humming_core::kernel::launch::{Buf, GemmOperands, Launch, LaunchError, prepare, workspace_bytes};
 use humming_core::kernel::{CompiledKernel, GemmBundle, bundle};
 use humming_core::Spec;
-use std::os::raw::c_void;
 
 /// `y[m, n] = x[m, k] x W^T` on `stream` with the kernels of `bundles` (one per target; the
 /// newest the device runs is used). M is `x.len() / k`; `y` must hold exactly `m * n`
@@ -133,25 +132,9 @@ fn launch(f: cu::CUfunction, k: &CompiledKernel, l: &Launch, stream: cu::CUstrea
     if l.dims.block != k.threads {
         return Err(crate::GpuError::BadLaunch { kernel: k.name.to_string(), reason: format!("block of {} threads, the kernel requires {}", l.dims.block, k.threads) }.into());
     }
-    let mut vals: Vec<u64> = l
-        .args
-        .iter()
-        .map(|a| match *a {
-            KernelArg::U32(v) => v as u64,
-            KernelArg::S32(v) => v as u32 as u64,
-            KernelArg::F32(v) => v.to_bits() as u64,
-            KernelArg::U64(v) => v,
-            KernelArg::Ptr(p) => p.0,
-        })
-        .collect();
-    // Each parameter points at its own 8-byte slot; 4-byte parameters read the low half.
-    let mut ptrs: Vec<*mut c_void> = vals.iter_mut().map(|v| (v as *mut u64).cast()).collect();
-    let (gx, gy, gz) = l.dims.grid;
     // SAFETY: the argument list was built by `prepare` for this kernel's parameters and every
     // buffer was checked against the shape; the stream belongs to the current context.
-    check("cuLaunchKernel", unsafe {
-        cu::cuLaunchKernel(f, gx, gy, gz, l.dims.block, 1, 1, l.dims.dynamic_shared_bytes, stream, ptrs.as_mut_ptr(), std::ptr::null_mut())
-    })?;
+    unsafe { crate::driver::launch_kernel(f, l.dims, &l.args, stream)? };
     Ok(())
 }
 

@@ -24,7 +24,7 @@ mod weights;
 pub use buffer::DeviceBuf;
 pub use cust;
 pub use cust::stream::Stream;
-pub use driver::{driver_version, max_ptx_version, min_driver_for};
+pub use driver::{driver_version, launch_kernel, max_ptx_version, min_driver_for};
 pub use elem::Elem16;
 pub use error::{GpuError, RuntimeError};
 pub use executor::GpuExecutor;
