@@ -71,6 +71,38 @@ pub fn version_string(v: i32) -> String {
 
 use humming_core::ir::ptx::PtxVersion;
 
+/// Launches `f` on `stream` with `args` in the kernel's parameter order: each argument gets its
+/// own 8-byte slot, and 4-byte parameters read its low half (little-endian), where the value
+/// sits. The one place the runtime, the GPU executor and the benchmark marshal arguments.
+///
+/// # Safety
+/// `args` must match `f`'s parameters in number and type, and every pointer argument must be
+/// valid for what the kernel does with it (the launch paths check this before calling).
+pub unsafe fn launch_kernel(
+    f: cu::CUfunction,
+    dims: humming_core::ir::LaunchDims,
+    args: &[humming_core::ir::KernelArg],
+    stream: cu::CUstream,
+) -> Result<(), GpuError> {
+    use humming_core::ir::KernelArg;
+    let mut vals: Vec<u64> = args
+        .iter()
+        .map(|a| match *a {
+            KernelArg::U32(v) => v as u64,
+            KernelArg::S32(v) => v as u32 as u64,
+            KernelArg::F32(v) => v.to_bits() as u64,
+            KernelArg::U64(v) => v,
+            KernelArg::Ptr(p) => p.0,
+        })
+        .collect();
+    let mut ptrs: Vec<*mut std::os::raw::c_void> = vals.iter_mut().map(|v| (v as *mut u64).cast()).collect();
+    let (gx, gy, gz) = dims.grid;
+    // SAFETY: the caller guarantees the arguments match the kernel; the slots outlive the call.
+    check("cuLaunchKernel", unsafe {
+        cu::cuLaunchKernel(f, gx, gy, gz, dims.block, 1, 1, dims.dynamic_shared_bytes, stream, ptrs.as_mut_ptr(), std::ptr::null_mut())
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -103,36 +135,4 @@ mod tests {
             assert!(max_ptx_version(maj * 1000 + min * 10 - 10) < ptx || min == 0);
         }
     }
-}
-
-/// Launches `f` on `stream` with `args` in the kernel's parameter order: each argument gets its
-/// own 8-byte slot, and 4-byte parameters read its low half (little-endian), where the value
-/// sits. The one place the runtime, the GPU executor and the benchmark marshal arguments.
-///
-/// # Safety
-/// `args` must match `f`'s parameters in number and type, and every pointer argument must be
-/// valid for what the kernel does with it (the launch paths check this before calling).
-pub unsafe fn launch_kernel(
-    f: cu::CUfunction,
-    dims: humming_core::ir::LaunchDims,
-    args: &[humming_core::ir::KernelArg],
-    stream: cu::CUstream,
-) -> Result<(), GpuError> {
-    use humming_core::ir::KernelArg;
-    let mut vals: Vec<u64> = args
-        .iter()
-        .map(|a| match *a {
-            KernelArg::U32(v) => v as u64,
-            KernelArg::S32(v) => v as u32 as u64,
-            KernelArg::F32(v) => v.to_bits() as u64,
-            KernelArg::U64(v) => v,
-            KernelArg::Ptr(p) => p.0,
-        })
-        .collect();
-    let mut ptrs: Vec<*mut std::os::raw::c_void> = vals.iter_mut().map(|v| (v as *mut u64).cast()).collect();
-    let (gx, gy, gz) = dims.grid;
-    // SAFETY: the caller guarantees the arguments match the kernel; the slots outlive the call.
-    check("cuLaunchKernel", unsafe {
-        cu::cuLaunchKernel(f, gx, gy, gz, dims.block, 1, 1, dims.dynamic_shared_bytes, stream, ptrs.as_mut_ptr(), std::ptr::null_mut())
-    })
 }
