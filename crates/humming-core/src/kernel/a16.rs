@@ -6,8 +6,9 @@
 //! or plain loads), activations shared -> registers by `ldmatrix.x4` from an XOR-swizzled tile,
 //! weights by one vector load per lane per (k16, n64) block, dequantized in registers with the
 //! group scale applied, then 8 MMAs per m16 tile. Partial sums of the k warps are reduced in
-//! shared memory; with one split the epilogue converts and stores, otherwise it writes f32
-//! partials that the reduce kernel ([`build_reduce`]) sums in split order (deterministic).
+//! shared memory; with one split the epilogue converts and stores, otherwise every CTA writes
+//! its f32 partial and the last CTA of the tile to arrive sums them in split order
+//! (deterministic) with all its threads ([`reduce_tile`]).
 
 use super::dequant::Dequant;
 use super::emit::Emit;
@@ -585,37 +586,105 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
             let last = b.setp(Cmp::Eq, Ty::U32, arrived, last_n);
             b.if_then(last, |b| {
                 b.emit(Inst::Membar { level: MembarLevel::Gl });
-                b.if_then(store, |b| {
-                    for rr in rows.iter() {
-                        for &row in rr.iter() {
-                            let row_ok = b.setp(Cmp::Lt, Ty::U32, row, pm);
-                            let rowc = b.selp(Ty::U32, row, 0u32, row_ok);
-                            let rbase = b.mul_u32(rowc, pnpad);
-                            for j in 0..8u32 {
-                                let col = b.add_u32(col0, j * 8);
-                                let e0 = b.add_u32(rbase, col);
-                                let sum = [b.mov_as(RegClass::F32, Operand::f32(0.0)), b.mov_as(RegClass::F32, Operand::f32(0.0))];
-                                b.for_range(0u32, nz, 1, |b, z| {
-                                    let e = b.mad_u32(z, slice, e0);
-                                    let addr = b.addr64(pws, e, 4u32);
-                                    let x = [b.reg(RegClass::F32), b.reg(RegClass::F32)];
-                                    b.guarded(row_ok, false, |b| {
-                                        b.emit(Inst::Ld { space: Space::Global, cache: CacheOp::Cg, ty: Ty::F32, dst: x.to_vec(), addr: Addr::reg(addr) });
-                                    });
-                                    for c in 0..2 {
-                                        b.emit(Inst::Bin { op: BinOp::Add, ty: Ty::F32, dst: sum[c], a: sum[c].into(), b: x[c].into() });
-                                    }
-                                });
-                                store_pair(b, row, col, sum);
-                            }
-                        }
-                    }
+                reduce_tile(b, &ReduceTile { threads, bm, bn, tid, m0, nb0, pm, pnpad, nz, slice, pws }, |b, row, col, v| {
+                    store_pair(b, row, col, [v[0], v[1]]);
+                    let col2 = b.add_u32(col, 2u32);
+                    store_pair(b, row, col2, [v[2], v[3]]);
                 });
                 b.guarded(first, false, |b| b.st(Space::Global, Ty::U32, Addr::reg(caddr), 0u32));
             });
         },
     );
     b.finish()
+}
+
+/// Where the last CTA of a split-K tile finds the tile's f32 partials: slice `z` of the
+/// workspace holds `m x n_pad` floats, row-major; the tile covers rows `m0..m0 + bm` and the
+/// columns from n64 block `nb0` on, `bn` wide.
+struct ReduceTile {
+    threads: u32,
+    bm: u32,
+    bn: u32,
+    tid: Reg,
+    m0: Reg,
+    nb0: Reg,
+    pm: Reg,
+    pnpad: Reg,
+    nz: Reg,
+    slice: Reg,
+    pws: Reg,
+}
+
+/// Sums the tile's partials over the splits, in split order (so the result does not depend on
+/// which CTA arrives last), with every thread of the CTA on 4-column chunks and the loads of
+/// up to four splits in flight before their sums; `store(row, col, [f32; 4])` gets each chunk
+/// of a row below M and a column below n_pad.
+fn reduce_tile(b: &mut KernelBuilder, t: &ReduceTile, mut store: impl FnMut(&mut KernelBuilder, Reg, Reg, [Reg; 4])) {
+    let c4 = t.bn / 4;
+    let total = t.bm * c4;
+    let rounds = total.div_ceil(t.threads);
+    // Splits loaded per step: the chunk registers are free here (the accumulators are stored).
+    let unroll = (16 / rounds).clamp(1, 4);
+    let col_t = b.mul_u32(t.nb0, 64u32);
+    struct Chunk {
+        row: Reg,
+        col: Reg,
+        ok: Reg,
+        e0: Reg,
+        sum: [Reg; 4],
+    }
+    let chunks: Vec<Chunk> = (0..rounds)
+        .map(|r| {
+            let i = b.add_u32(t.tid, r * t.threads);
+            let rl = b.op(BinOp::Div, Ty::U32, i, c4);
+            let cl = b.op(BinOp::Rem, Ty::U32, i, c4);
+            let row = b.add_u32(t.m0, rl);
+            let col = b.mad_u32(cl, 4u32, col_t);
+            let row_ok = b.setp(Cmp::Lt, Ty::U32, row, t.pm);
+            let col_ok = b.setp(Cmp::Lt, Ty::U32, col, t.pnpad);
+            let mut ok = b.and_pred(row_ok, col_ok);
+            if total % t.threads != 0 {
+                let inb = b.setp(Cmp::Lt, Ty::U32, i, total);
+                ok = b.and_pred(ok, inb);
+            }
+            let rowc = b.selp(Ty::U32, row, 0u32, ok);
+            let e0 = b.mad_u32(rowc, t.pnpad, col);
+            let sum = [0; 4].map(|_| b.mov_as(RegClass::F32, Operand::f32(0.0)));
+            Chunk { row, col, ok, e0, sum }
+        })
+        .collect();
+    b.for_range(0u32, t.nz, unroll as i64, |b, z0| {
+        let mut loaded = Vec::new();
+        for u in 0..unroll {
+            let z = b.add_u32(z0, u);
+            let zin = b.setp(Cmp::Lt, Ty::U32, z, t.nz);
+            let zoff = b.mul_u32(z, t.slice);
+            for ch in &chunks {
+                let go = b.and_pred(ch.ok, zin);
+                let e = b.add_u32(zoff, ch.e0);
+                let addr = b.addr64(t.pws, e, 4u32);
+                let x = [0; 4].map(|_| b.reg(RegClass::F32));
+                b.guarded(go, false, |b| {
+                    b.emit(Inst::Ld { space: Space::Global, cache: CacheOp::Cg, ty: Ty::F32, dst: x.to_vec(), addr: Addr::reg(addr) });
+                });
+                loaded.push((go, x));
+            }
+        }
+        for (i, (go, x)) in loaded.into_iter().enumerate() {
+            let ch = &chunks[i % chunks.len()];
+            b.guarded(go, false, |b| {
+                for c in 0..4 {
+                    b.emit(Inst::Bin { op: BinOp::Add, ty: Ty::F32, dst: ch.sum[c], a: ch.sum[c].into(), b: x[c].into() });
+                }
+            });
+        }
+    });
+    for ch in &chunks {
+        // `store` checks rows against M and columns against N itself; rows past M were never
+        // loaded.
+        let row = b.selp(Ty::U32, ch.row, u32::MAX, ch.ok);
+        store(b, row, ch.col, ch.sum);
+    }
 }
 
 /// `bits` consecutive 32-bit words at shared address `addr`, in the widest aligned vectors.
