@@ -136,8 +136,49 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
         c8: Reg,
         issue: Reg,
     }
+    // Regular tiles (the usual case): every thread copies the same 16-byte column chunk of rows
+    // row0, row0 + rpr, ...: one 64-bit source per stage advanced by a fixed step, shared
+    // destinations from at most 8 swizzle phases plus immediates, and the row test against M
+    // from one register. (Separate address sets per chunk cost up to 96 registers at M = 64.)
+    let a_regular = (threads % cpr_a == 0 && total_a % threads == 0).then(|| {
+        let rpr = threads / cpr_a;
+        let row0 = b.shr32(tid, cpr_a.trailing_zeros());
+        let c = b.and32(tid, cpr_a - 1);
+        let c8 = b.shl32(c, 3);
+        let grow0 = b.add_u32(m0, row0);
+        // Rows of this thread's column left inside M: row r is copied iff r * rpr < rows_left.
+        let top = b.op(BinOp::Max, Ty::U32, pm, grow0);
+        let rows_left = b.op(BinOp::Sub, Ty::U32, top, grow0);
+        let elem = b.mad_u32(grow0, pk, c8);
+        let gbase = b.addr64(pa, elem, 2u32);
+        let step = b.mul_u32(pk, 2 * rpr);
+        let phases = 8 / gcd(rpr, 8);
+        let dsts: Vec<Reg> = (0..phases.min(total_a / threads))
+            .map(|ph| {
+                let row = b.add_u32(row0, ph * rpr);
+                let r7 = b.and32(row, 7u32);
+                let sw = b.xor(c, r7);
+                let sw = b.shl32(sw, 4);
+                b.mad_u32(row, bk * 2, sw)
+            })
+            .collect();
+        let rounds = total_a / threads;
+        // (phase register, immediate offset) of round r.
+        let dst_of = move |r: u32| (r % phases, (r / phases) * phases * rpr * bk * 2);
+        for r in 0..rounds {
+            let out = b.setp(Cmp::Le, Ty::U32, rows_left, r * rpr);
+            let (ph, imm) = dst_of(r);
+            let d0 = b.add_u32(smem_base, dsts[ph as usize]);
+            b.guarded(out, false, |b| {
+                for st in 0..plan.stages {
+                    b.st_vec(Space::Shared, Ty::B32, Addr::reg_off(d0, (imm + st * stage_bytes) as i64), &[zero_word; 4]);
+                }
+            });
+        }
+        (gbase, step, c8, rows_left, dsts, rounds, rpr, dst_of)
+    });
     let mut a_chunks = Vec::new();
-    for r in 0..total_a.div_ceil(threads) {
+    for r in 0..if a_regular.is_some() { 0 } else { total_a.div_ceil(threads) } {
         let i = b.add_u32(tid, r * threads);
         let row = b.shr32(i, cpr_a.trailing_zeros());
         let c = b.and32(i, cpr_a - 1);
@@ -249,27 +290,63 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
         // stage that crosses it.
         let k_end = b.add_u32(k0, bk);
         let a_full = b.setp(Cmp::Le, Ty::U32, k_end, pk);
-        b.if_else(
-            a_full,
-            |b| {
-                for ch in &a_chunks {
-                    let src = b.addr64(ch.gbase, k0_bytes, 1u32);
-                    let d = b.add_u32(sbase, ch.dst);
-                    b.guarded(ch.issue, false, |b| loader.chunk_full(b, d, 0, src, None));
-                }
-            },
-            |b| {
-                for ch in &a_chunks {
-                    let gk = b.add_u32(k0, ch.c8);
-                    let kin = b.setp(Cmp::Lt, Ty::U32, gk, pk);
-                    let valid = b.and_pred(ch.row_ok, kin);
-                    let src = b.addr64(ch.gbase, k0_bytes, 1u32);
-                    let src = b.selp(Ty::B64, src, pa, valid);
-                    let d = b.add_u32(sbase, ch.dst);
-                    b.guarded(ch.issue, false, |b| loader.chunk(b, d, src, valid, None));
-                }
-            },
-        );
+        if let Some((gbase, step, c8, rows_left, dsts, rounds, rpr, dst_of)) = &a_regular {
+            let base = b.addr64(*gbase, k0_bytes, 1u32);
+            let d: Vec<Reg> = dsts.iter().map(|&x| b.add_u32(sbase, x)).collect();
+            let gk = b.add_u32(k0, *c8);
+            let kin = b.setp(Cmp::Lt, Ty::U32, gk, pk);
+            b.if_else(
+                a_full,
+                |b| {
+                    let mut src = base;
+                    for r in 0..*rounds {
+                        if r > 0 {
+                            src = b.addr64(src, *step, 1u32);
+                        }
+                        let go = b.setp(Cmp::Gt, Ty::U32, *rows_left, r * rpr);
+                        let (ph, imm) = dst_of(r);
+                        b.guarded(go, false, |b| loader.chunk_full(b, d[ph as usize], imm as i64, src, None));
+                    }
+                },
+                |b| {
+                    let mut src = base;
+                    for r in 0..*rounds {
+                        if r > 0 {
+                            src = b.addr64(src, *step, 1u32);
+                        }
+                        let go = b.setp(Cmp::Gt, Ty::U32, *rows_left, r * rpr);
+                        let valid = b.and_pred(go, kin);
+                        let s = b.selp(Ty::B64, src, pa, valid);
+                        let (ph, imm) = dst_of(r);
+                        let dr = b.add_u32(d[ph as usize], imm);
+                        b.guarded(go, false, |b| loader.chunk(b, dr, s, valid, None));
+                    }
+                },
+            );
+        }
+        if !a_chunks.is_empty() {
+            b.if_else(
+                a_full,
+                |b| {
+                    for ch in &a_chunks {
+                        let src = b.addr64(ch.gbase, k0_bytes, 1u32);
+                        let d = b.add_u32(sbase, ch.dst);
+                        b.guarded(ch.issue, false, |b| loader.chunk_full(b, d, 0, src, None));
+                    }
+                },
+                |b| {
+                    for ch in &a_chunks {
+                        let gk = b.add_u32(k0, ch.c8);
+                        let kin = b.setp(Cmp::Lt, Ty::U32, gk, pk);
+                        let valid = b.and_pred(ch.row_ok, kin);
+                        let src = b.addr64(ch.gbase, k0_bytes, 1u32);
+                        let src = b.selp(Ty::B64, src, pa, valid);
+                        let d = b.add_u32(sbase, ch.dst);
+                        b.guarded(ch.issue, false, |b| loader.chunk(b, d, src, valid, None));
+                    }
+                },
+            );
+        }
         // k16 rows of this stage inside k_pad (all of them but in a partial last stage).
         let r0 = b.mul_u32(st, bk / 16);
         let lim = b.op(BinOp::Sub, Ty::U32, kpad16, r0);
@@ -685,6 +762,10 @@ fn reduce_tile(b: &mut KernelBuilder, t: &ReduceTile, mut store: impl FnMut(&mut
         let row = b.selp(Ty::U32, ch.row, u32::MAX, ch.ok);
         store(b, row, ch.col, ch.sum);
     }
+}
+
+fn gcd(a: u32, b: u32) -> u32 {
+    if b == 0 { a } else { gcd(b, a % b) }
 }
 
 /// `bits` consecutive 32-bit words at shared address `addr`, in the widest aligned vectors.
