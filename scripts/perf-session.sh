@@ -97,6 +97,24 @@ case "$phase" in
       done
     fi
     ;;
+  v4)
+    # Session 3: the parallel split-K reduction and regular activation copies. GPU checks of the
+    # changed kernels (every target; swept plans at large splits), then plan x split sweeps for
+    # every M bucket, so the split heuristic can use splits above M = 16.
+    export HUMMING_REQUIRE_GPU=1
+    m1=m1x16_n1x64_k8w_bk512_s3,m1x16_n2x64_k4w_bk256_s4,m1x16_n1x64_k4w_bk256_s6,m1x16_n2x64_k8w_bk512_s3,m1x16_n1x64_k8w_bk256_s4
+    m2=m2x16_n1x64_k4w_bk256_s4,m2x16_n2x64_k2w_bk256_s3,m2x16_n1x64_k8w_bk256_s3,m2x16_n2x64_k4w_bk256_s3
+    m4=m4x16_n1x64_k4w_bk256_s2,m4x16_n2x64_k4w_bk256_s2,m4x16_n2x64_k2w_bk128_s3,m4x16_n1x64_k4w_bk128_s4,m4x16_n4x64_k1w_bk64_s3
+    { timeout 100 $B/bin/gpu_a16 --test-threads=1 --nocapture every_target 2>&1 | grep -vE "^\s*$" | tail -n 12
+      timeout 40 "$B/bin/bench_a16" --label chk --no-copy --shapes 4096x4096 --m 13 --harness graph --iters 2 --reps 1 --plans $m1 --splits auto,3,8 --check 13x4096x4096
+      timeout 40 "$B/bin/bench_a16" --label chk --no-copy --shapes 4096x4096 --m 29 --harness graph --iters 2 --reps 1 --plans $m2 --splits auto,3,8 --check 29x4096x4096
+      timeout 60 "$B/bin/bench_a16" --label chk --no-copy --shapes 4096x4096 --m 100 --harness graph --iters 2 --reps 1 --plans $m4 --splits auto,3,8 --check 100x4096x4096; } > "$OUT/tests.txt" 2>&1
+    grep -E "test result|FAILED|panicked|passed|rror" "$OUT/tests.txt" | head -20; echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"
+    timeout 120 "$B/bin/bench_a16" --label v4s --shapes $shapes,4096x4096 --m 1,16 --harness graph --plans $m1 --splits 1,2,3,4,6,8 >> "$H" 2>> "$L"
+    timeout 60 "$B/bin/bench_a16" --label v4s --no-copy --shapes $shapes,4096x4096 --m 32 --harness graph --plans $m2 --splits 1,2,3,4,6,8 >> "$H" 2>> "$L"
+    timeout 150 "$B/bin/bench_a16" --label v4s --no-copy --shapes $shapes,4096x4096 --m 64,128,256 --harness graph --plans $m4 --splits 1,2,3,4,6,8 >> "$H" 2>> "$L"
+    timeout 150 python3 $B/bench_torch.py --shapes $shapes,4096x4096 --m 1,16,32,64,128,256 > "$T" 2>> "$L"
+    ;;
 esac
 python3 $B/bench_table.py "$H" "$T" > "$OUT/table.txt"
 python3 $B/bench_table.py --all "$H" > "$OUT/sweep.txt"

@@ -120,7 +120,7 @@ impl KernelPlan {
     }
 
     /// The documented heuristic. `m` is the runtime M; `n_pad` the padded N of the packed weights.
-    /// Chosen from the plan sweeps of `docs/perf-notes.md` (v2, H200, W4A16 g128, CUDA-graph
+    /// Chosen from the plan x split sweeps of `docs/perf-notes.md` (v3, H200, W4A16 g128, CUDA-graph
     /// harness); "wide N" means at least 256 n64 blocks (N >= 16384), where more CTAs along N
     /// exist and a wider N tile wins.
     ///
@@ -128,10 +128,9 @@ impl KernelPlan {
     ///   (`m1x16_n1x64_k8w_bk512_s3`, 2 CTAs/SM); wide N: 2 warps along N, 4 k warps, 256-deep
     ///   stages, 4 stages (`m1x16_n2x64_k4w_bk256_s4`).
     /// - M <= 32: `m2x16_n1x64_k4w_bk256_s4`; wide N `m2x16_n2x64_k2w_bk256_s3`.
-    /// - M <= 128: `m{ceil(M/16)}x16_n2x64_k4w_bk256_s2` (4 m16 tiles at most); wide N and
-    ///   M > 128: `..._n2x64_k2w_bk128_s3` (larger M tiles the grid along M). (The sweep's
-    ///   fastest M = 64 plan, `m4x16_n1x64_k4w_bk256_s2`, 43 us against 55, needs 255
-    ///   registers and spills: its 128 threads hold 16 activation-copy address sets each.)
+    /// - M <= 128: `m{ceil(M/16)}x16_n1x64_k4w_bk256_s2` (4 m16 tiles at most; 230 registers
+    ///   since the activation copies share one address); wide N and M > 128:
+    ///   `..._n2x64_k2w_bk128_s3` (larger M tiles the grid along M).
     /// - Fewer warps along N when N is small; sm_75 (no cp.async): 1 stage.
     ///
     /// Falls back to fewer stages, then smaller tiles, until the plan fits the target's shared
@@ -145,9 +144,7 @@ impl KernelPlan {
             (0..=16, true) => (2, 4, 256, 4),
             (17..=32, false) => (1, 4, 256, 4),
             (17..=32, true) => (2, 2, 256, 3),
-            (33..=64, false) => (2, 4, 256, 2),
-            (33..=64, true) => (2, 2, 128, 3),
-            (65..=128, false) => (2, 4, 256, 2),
+            (33..=128, false) => (1, 4, 256, 2),
             _ => (2, 2, 128, 3),
         };
         let stages = if arch >= Arch::Sm80 { stages } else { 1 };
@@ -186,20 +183,21 @@ impl KernelPlan {
         out
     }
 
-    /// Splits of K across CTAs for a launch. The split-K partials are summed inside the launch
-    /// by the last CTA of each tile, serially per accumulator pair (v2), which costs more than a
-    /// poorly filled grid as soon as M > 16 (measured: split 1 won every M >= 32 case of the
-    /// sweep). So: 1 for M > 16; for M <= 16 the smallest split that brings the grid to 80% of
-    /// two CTAs per SM, at most 4 and with at least 2 stages per split.
+    /// Splits of K across CTAs for a launch. The last CTA of each tile sums the split-K
+    /// partials inside the launch, so a split costs one f32 round trip of the tile through L2
+    /// and a short serial tail. The v3 sweep (every bucket's plans x splits 1, 2, 3, 4, 6, 8 on
+    /// four shapes) showed: the best split fills the machine with about two CTAs per SM and no
+    /// more; power-of-two splits beat odd ones (uneven stage counts); above M = 64 splitting
+    /// never paid for the chosen plans. So: the largest power of two up to 8 with
+    /// `tiles x split <= 2.1 x SMs` and at least 2 stages per split, 1 above M = 64.
     pub fn split_k_for(&self, m: usize, n_pad: usize, k_pad: usize, sms: u32) -> u32 {
-        if m > 16 {
+        if m > 64 {
             return 1;
         }
-        let tiles = (n_pad as u32).div_ceil(self.bn()) * (m as u32).div_ceil(self.bm());
+        let tiles = (n_pad as u32).div_ceil(self.bn()) * (m.max(1) as u32).div_ceil(self.bm());
         let stages = (k_pad as u32).div_ceil(self.bk).max(1);
-        let want = (2 * sms * 4).div_ceil(5); // 80% of 2 CTAs per SM
-        let cap = 4.min(stages / 2).max(1);
-        (1..=cap).find(|&s| tiles * s >= want).unwrap_or(cap)
+        let room = 21 * sms / 10;
+        [8u32, 4, 2].into_iter().find(|&s| tiles * s <= room && stages >= 2 * s).unwrap_or(1)
     }
 }
 
