@@ -14,3 +14,11 @@ done
 timeout 150 python3 scripts/bench_torch.py --shapes $S,4096x4096 --m 1,2,4,8,16,32,64,128,256 > "$OUT/torch.jsonl" 2> "$OUT/torch.err"
 python3 scripts/bench_table.py "$OUT/humming.jsonl" "$OUT/torch.jsonl" > "$OUT/table.txt" 2>&1
 cat "$OUT/table.txt" | head -120
+if [ "${NCU:-0}" = 1 ] && command -v ncu >/dev/null; then
+  # Where the time goes at M = 1 and M = 64 (8192^2, default plan and split): issue, stalls, DRAM.
+  for m in 1 64; do
+    timeout 60 ncu --clock-control none --target-processes all -k regex:hm_a16 -s 2 -c 1 \
+      --section SpeedOfLight --section WarpStateStats --section SchedulerStats --section Occupancy --section LaunchStats \
+      gpu-bundle/bin/example_bench_a16 --no-copy --shapes 8192x8192 --m $m --harness launch --iters 2 --reps 1 > "$OUT/ncu_m$m.txt" 2>&1
+  done
+fi

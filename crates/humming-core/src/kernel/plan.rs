@@ -131,7 +131,8 @@ impl KernelPlan {
     /// - M <= 128: `m{ceil(M/16)}x16_n1x64_k4w_bk256_s2` (4 m16 tiles at most; 230 registers
     ///   since the activation copies share one address); wide N and M > 128:
     ///   `..._n2x64_k2w_bk128_s3` (larger M tiles the grid along M).
-    /// - Fewer warps along N when N is small; sm_75 (no cp.async): 1 stage.
+    /// - Fewer warps along N when N is small; sm_75 (no cp.async): 1 stage, and 64-deep stages
+    ///   for M 33..128 (deeper ones spill there).
     ///
     /// Falls back to fewer stages, then smaller tiles, until the plan fits the target's shared
     /// memory.
@@ -139,15 +140,19 @@ impl KernelPlan {
         let n_blocks = (n_pad / 64).max(1) as u32;
         let wide = n_blocks >= 256;
         let m_tiles = (m.div_ceil(16)).clamp(1, 4) as u32;
+        let cp_async = arch >= Arch::Sm80;
         let (n_warps, k_warps, bk, stages) = match (m, wide) {
             (0..=16, false) => (1, 8, 512, 3),
             (0..=16, true) => (2, 4, 256, 4),
             (17..=32, false) => (1, 4, 256, 4),
             (17..=32, true) => (2, 2, 256, 3),
-            (33..=128, false) => (1, 4, 256, 2),
+            // sm_75's plain loads stage a whole stage in registers: 256-deep stages of 4 m16
+            // tiles spill there; 64-deep ones (v2's plan after its fallback) do not.
+            (33..=128, false) if cp_async => (1, 4, 256, 2),
+            (33..=128, false) => (1, 4, 64, 2),
             _ => (2, 2, 128, 3),
         };
-        let stages = if arch >= Arch::Sm80 { stages } else { 1 };
+        let stages = if cp_async { stages } else { 1 };
         let mut plan = KernelPlan { m_tiles, n_warps: n_warps.min(n_blocks), k_warps, bk, stages };
         while plan.validate(arch, bits).is_err() {
             if plan.stages > 2 {
