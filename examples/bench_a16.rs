@@ -18,11 +18,10 @@
 //!         --m 1,16,64 --harness graph,cold [--plans auto,m1x16_n1x64_k4w_bk256_s4] [--splits auto,1,2]
 
 use clap::Parser;
-use humming::core::ir::ptx::print;
 use humming::core::ir::{DevPtr, Executor, Kernel, samples::SplitMix64};
 use humming::core::kernel::check::check_kernels;
 use humming::core::kernel::launch::{Buf, DeviceWeights, GemmLaunches, GemmOperands, Launch, WeightsDesc, alloc_workspace, prepare};
-use humming::core::kernel::{GemmKernels, KernelPlan, generate};
+use humming::core::kernel::{CompiledKernel, GemmKernels, KernelPlan, generate};
 use humming::core::pack::fragment::A16Layout;
 use humming::core::*;
 use humming::cuda::cust::sys as cu;
@@ -78,6 +77,10 @@ struct Args {
     /// Skip the copy-bandwidth measurement.
     #[arg(long)]
     no_copy: bool,
+    /// Plain launches only (by default kernels that wait for the previous grid get programmatic
+    /// dependent launch, as in the runtime).
+    #[arg(long)]
+    no_pdl: bool,
     /// Label written into every record (e.g. the kernel version).
     #[arg(long, default_value = "")]
     label: String,
@@ -92,11 +95,14 @@ struct Loaded {
     _module: Module,
     f: cu::CUfunction,
     regs: i32,
+    /// Launched with programmatic dependent launch.
+    pdl: bool,
 }
 
-fn load(kernel: &Kernel, arch: Arch) -> Result<Loaded, String> {
-    let ptx = print(kernel, arch).map_err(|e| e.to_string())?;
-    let module = Module::load_ptx(&ptx, &kernel.name).map_err(|e| e.to_string())?;
+fn load(kernel: &Kernel, arch: Arch, pdl_allowed: bool) -> Result<Loaded, String> {
+    let compiled = CompiledKernel::print(kernel, arch).map_err(|e| e.to_string())?;
+    let pdl = pdl_allowed && compiled.waits_for_prior_grid();
+    let module = Module::load_ptx(&compiled.ptx, &kernel.name).map_err(|e| e.to_string())?;
     let f = module.function(&kernel.name).map_err(|e| e.to_string())?;
     let mut regs = 0;
     // SAFETY: valid function handle; the attribute calls write one int / set one limit.
@@ -104,7 +110,7 @@ fn load(kernel: &Kernel, arch: Arch) -> Result<Loaded, String> {
         ck("cuFuncSetAttribute", cu::cuFuncSetAttribute(f, cu::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 227 * 1024))?;
         ck("cuFuncGetAttribute", cu::cuFuncGetAttribute(&mut regs, cu::CUfunction_attribute::CU_FUNC_ATTRIBUTE_NUM_REGS, f))?;
     }
-    Ok(Loaded { _module: module, f, regs })
+    Ok(Loaded { _module: module, f, regs, pdl })
 }
 
 fn occupancy(l: &Loaded, launch: &Launch) -> Result<i32, String> {
@@ -118,7 +124,7 @@ fn occupancy(l: &Loaded, launch: &Launch) -> Result<i32, String> {
 
 fn launch_on(l: &Loaded, launch: &Launch, stream: cu::CUstream) -> Result<(), String> {
     // SAFETY: the arguments were validated against the kernel by `prepare`.
-    unsafe { humming::cuda::launch_kernel(l.f, launch.dims, &launch.args, stream) }.map_err(|e| e.to_string())
+    unsafe { humming::cuda::launch_kernel(l.f, launch.dims, &launch.args, stream, l.pdl) }.map_err(|e| e.to_string())
 }
 
 struct Events {
@@ -345,8 +351,8 @@ fn bench_one(
     let key = humming::core::kernel::kernel_name(spec, &plan);
     if !sets.contains_key(&key) {
         let kernels = generate(spec, &plan)?;
-        let main = load(&kernels.main, arch)?;
-        let reduce = load(&kernels.reduce, arch)?;
+        let main = load(&kernels.main, arch, !args.no_pdl)?;
+        let reduce = load(&kernels.reduce, arch, false)?;
         sets.insert(key.clone(), Set { kernels, main, reduce });
     }
     let set = &sets[&key];
@@ -441,7 +447,7 @@ fn bench_one(
         let tflops = flops / us / 1e6;
         let frac_copy = copy_gbps.map_or("null".to_string(), |c| format!("{:.3}", gbps / c));
         println!(
-            "{{\"impl\":\"humming\",\"label\":\"{}\",\"device\":\"{device}\",\"spec\":\"{}\",\"weight\":\"{}\",\"act\":\"{}\",\"m\":{m},\"n\":{n},\"k\":{k},\"harness\":\"{h}\",\"us\":{us:.2},\"us_min\":{us_min:.2},\"gbps\":{gbps:.1},\"tflops\":{tflops:.2},\"frac_copy\":{frac_copy},\"frac_tc\":{:.4},\"plan\":\"{plan}\",\"split\":{split},\"grid\":[{},{},{}],\"threads\":{},\"smem\":{},\"regs\":{},\"ctas_per_sm\":{occ},\"sms\":{sms},\"reduce_launch\":{},\"copies\":{copies}}}",
+            "{{\"impl\":\"humming\",\"label\":\"{}\",\"device\":\"{device}\",\"spec\":\"{}\",\"weight\":\"{}\",\"act\":\"{}\",\"m\":{m},\"n\":{n},\"k\":{k},\"harness\":\"{h}\",\"us\":{us:.2},\"us_min\":{us_min:.2},\"gbps\":{gbps:.1},\"tflops\":{tflops:.2},\"frac_copy\":{frac_copy},\"frac_tc\":{:.4},\"plan\":\"{plan}\",\"split\":{split},\"grid\":[{},{},{}],\"threads\":{},\"smem\":{},\"regs\":{},\"ctas_per_sm\":{occ},\"pdl\":{},\"sms\":{sms},\"reduce_launch\":{},\"copies\":{copies}}}",
             args.label,
             spec.id(),
             spec.weight(),
@@ -453,6 +459,7 @@ fn bench_one(
             d.block,
             d.dynamic_shared_bytes,
             set.main.regs,
+            set.main.pdl,
             launches[0].reduce.is_some(),
         );
     }

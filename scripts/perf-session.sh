@@ -115,6 +115,16 @@ case "$phase" in
     timeout 150 "$B/bin/bench_a16" --label v4s --no-copy --shapes $shapes,4096x4096 --m 64,128,256 --harness graph --plans $m4 --splits 1,2,3,4,6,8 >> "$H" 2>> "$L"
     timeout 150 python3 $B/bench_torch.py --shapes $shapes,4096x4096 --m 1,16,32,64,128,256 > "$T" 2>> "$L"
     ;;
+  v5)
+    # Session 3: more CTAs per SM for one-m16-tile plans (`.minnctapersm` from the shared memory,
+    # a16::ctas_per_sm) against the same plans compiled for 1 (HUMMING_MIN_CTAS=1), M = 1 and 16.
+    p=m1x16_n1x64_k8w_bk512_s3,m1x16_n2x64_k4w_bk256_s4,m1x16_n1x64_k8w_bk256_s3,m1x16_n1x64_k8w_bk256_s4,m1x16_n1x64_k4w_bk256_s4,m1x16_n1x64_k4w_bk256_s3,m1x16_n2x64_k4w_bk128_s4,m1x16_n1x64_k8w_bk512_s2,m1x16_n1x64_k4w_bk512_s2
+    timeout 40 "$B/bin/bench_a16" --label chk --no-copy --shapes 4096x4096 --m 13 --harness graph --iters 2 --reps 1 --plans $p --splits 3 --check 13x4096x4096 > /dev/null 2> "$OUT/tests.txt"
+    echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"; grep -vE "^check|^NVIDIA|^N x K|^skip" "$OUT/tests.txt" | head -5
+    timeout 150 "$B/bin/bench_a16" --label v5auto --shapes $shapes,4096x4096 --m 1,16 --harness graph --plans $p --splits 1,2,4,8 >> "$H" 2>> "$L"
+    HUMMING_MIN_CTAS=1 timeout 150 "$B/bin/bench_a16" --label v5one --no-copy --shapes $shapes,4096x4096 --m 1,16 --harness graph --plans $p --splits 1,2,4,8 >> "$H" 2>> "$L"
+    echo '{}' > "$T"
+    ;;
 esac
 python3 $B/bench_table.py "$H" "$T" > "$OUT/table.txt"
 python3 $B/bench_table.py --all "$H" > "$OUT/sweep.txt"

@@ -225,3 +225,55 @@ fn gpu_runtime_module_cache_and_two_streams() {
     }
     println!("40 launches on two streams: both outputs match the reference; {loaded} modules loaded once");
 }
+
+/// A chain of dependent layers launched back to back equals the same chain with the host
+/// waiting after every layer, bit for bit (the kernels are deterministic). On sm_90 the GEMMs
+/// are launched with programmatic dependent launch: a GEMM that directly follows another one
+/// on the stream requests its first weight stages before that one ends, so this checks that
+/// nothing the earlier layer writes is read before `griddepcontrol.wait`. The up-projection
+/// (N = 28672: split 1, so no workspace memset separates it from the layer before) is the GEMM
+/// that overlaps; it reads the output of the down-projection launched just before it.
+#[test]
+fn gpu_runtime_back_to_back_layers_match_synchronized() {
+    let Some(gpu) = gpu_or_skip("gpu_runtime_back_to_back_layers_match_synchronized") else { return };
+    // The device's own target: programmatic dependent launch needs sm_90 kernels.
+    let arch = gpu.native_arch().unwrap_or(Arch::Sm80);
+    let spec = spec("u4", ActFormat::F16, |p| p.arch = arch);
+    let (d, f) = (4096, 28672);
+    let mut rng = humming::core::rng::SplitMix64::new(29);
+    // Weights of about 1/sqrt(K) keep the activations near unit size along the chain.
+    let layer = |rng: &mut humming::core::rng::SplitMix64, n: usize, k: usize| {
+        let amp = (3.0 / k as f32).sqrt();
+        let w: Vec<f32> = (0..n * k).map(|_| amp * rng.unit_f32()).collect();
+        QuantizedLinear::from_f32(&gpu, &w, n, k, &spec).unwrap()
+    };
+    let (up, down) = (layer(&mut rng, f, d), layer(&mut rng, d, f));
+    let pdl = up.bundle().variants.iter().all(|v| v.main.waits_for_prior_grid());
+    assert_eq!(pdl, arch >= Arch::Sm90, "{arch} kernels wait for the previous grid iff sm_90+");
+    for m in [8, 64] {
+        let x0: Vec<f16> = (0..m * d).map(|_| f16::from_f32(rng.unit_f32())).collect();
+        let run = |sync: bool| -> Vec<u16> {
+            let stream = gpu.stream().unwrap();
+            let mut x = DeviceBuf::from_slice(&gpu, &x0).unwrap();
+            let mut h = DeviceBuf::<f16>::poisoned(&gpu, m * f).unwrap();
+            for _ in 0..6 {
+                up.forward(&stream, &x, &mut h).unwrap();
+                if sync {
+                    stream.synchronize().unwrap();
+                }
+                down.forward(&stream, &h, &mut x).unwrap();
+                if sync {
+                    stream.synchronize().unwrap();
+                }
+            }
+            stream.synchronize().unwrap();
+            x.to_vec().unwrap().iter().map(|v| v.to_bits()).collect()
+        };
+        let (want, got) = (run(true), run(false));
+        let finite = want.iter().filter(|&&b| f16::from_bits(b).is_finite() && b & 0x7fff != 0).count();
+        assert!(finite > want.len() * 9 / 10, "M={m}: the chain must stay finite and non-zero ({finite} of {})", want.len());
+        let diff = want.iter().zip(&got).filter(|(a, b)| a != b).count();
+        assert_eq!(diff, 0, "M={m}: {diff} of {} outputs differ between back-to-back and synchronized launches", want.len());
+    }
+    println!("12 dependent {arch} layers (4096 -> 28672 -> 4096, 6 times) back to back (programmatic dependent launch: {pdl}) equal the synchronized chain bit for bit at M = 8 and 64");
+}

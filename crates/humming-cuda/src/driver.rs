@@ -75,14 +75,20 @@ use humming_core::ir::ptx::PtxVersion;
 /// own 8-byte slot, and 4-byte parameters read its low half (little-endian), where the value
 /// sits. The one place the runtime, the GPU executor and the benchmark marshal arguments.
 ///
+/// With `pdl` (programmatic dependent launch, sm_90+ and a CUDA 12 driver; a plain launch
+/// otherwise) the grid may start while the previous kernel on the stream is still running.
+///
 /// # Safety
 /// `args` must match `f`'s parameters in number and type, and every pointer argument must be
-/// valid for what the kernel does with it (the launch paths check this before calling).
+/// valid for what the kernel does with it (the launch paths check this before calling). With
+/// `pdl`, the kernel must not touch memory an earlier kernel writes before its
+/// `griddepcontrol.wait` ([`humming_core::kernel::CompiledKernel::waits_for_prior_grid`]).
 pub unsafe fn launch_kernel(
     f: cu::CUfunction,
     dims: humming_core::ir::LaunchDims,
     args: &[humming_core::ir::KernelArg],
     stream: cu::CUstream,
+    pdl: bool,
 ) -> Result<(), GpuError> {
     use humming_core::ir::KernelArg;
     let mut vals: Vec<u64> = args
@@ -97,9 +103,67 @@ pub unsafe fn launch_kernel(
         .collect();
     let mut ptrs: Vec<*mut std::os::raw::c_void> = vals.iter_mut().map(|v| (v as *mut u64).cast()).collect();
     let (gx, gy, gz) = dims.grid;
+    if let Some(launch_ex) = pdl.then(launch_kernel_ex).flatten() {
+        let mut attr = LaunchAttribute { id: PROGRAMMATIC_STREAM_SERIALIZATION, _pad: 0, value: [0; 8] };
+        attr.value[0] = 1; // programmaticStreamSerializationAllowed (an int at offset 0)
+        let config = LaunchConfig {
+            grid: [gx, gy, gz],
+            block: [dims.block, 1, 1],
+            shared_bytes: dims.dynamic_shared_bytes,
+            stream,
+            attrs: &mut attr,
+            num_attrs: 1,
+        };
+        // SAFETY: as for cuLaunchKernel; `config` and `attr` have the driver's layout and
+        // outlive the call.
+        return check("cuLaunchKernelEx", unsafe { launch_ex(&config, f, ptrs.as_mut_ptr(), std::ptr::null_mut()) });
+    }
     // SAFETY: the caller guarantees the arguments match the kernel; the slots outlive the call.
     check("cuLaunchKernel", unsafe {
         cu::cuLaunchKernel(f, gx, gy, gz, dims.block, 1, 1, dims.dynamic_shared_bytes, stream, ptrs.as_mut_ptr(), std::ptr::null_mut())
+    })
+}
+
+/// `CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION` (cuda.h, CUDA 12).
+const PROGRAMMATIC_STREAM_SERIALIZATION: u32 = 6;
+
+/// `CUlaunchAttribute` (cuda.h, CUDA 12): the id, padding to 8 bytes, a 64-byte value union.
+#[repr(C)]
+struct LaunchAttribute {
+    id: u32,
+    _pad: u32,
+    value: [u64; 8],
+}
+
+/// `CUlaunchConfig` (cuda.h, CUDA 12).
+#[repr(C)]
+struct LaunchConfig {
+    grid: [u32; 3],
+    block: [u32; 3],
+    shared_bytes: u32,
+    stream: cu::CUstream,
+    attrs: *mut LaunchAttribute,
+    num_attrs: u32,
+}
+
+type LaunchKernelEx = unsafe extern "C" fn(
+    *const LaunchConfig,
+    cu::CUfunction,
+    *mut *mut std::os::raw::c_void,
+    *mut *mut std::os::raw::c_void,
+) -> cu::CUresult;
+
+/// `cuLaunchKernelEx` from the driver (CUDA 12+), looked up once; `None` on older drivers (cust's
+/// bindings predate it, and linking it directly would stop the library loading on them).
+fn launch_kernel_ex() -> Option<LaunchKernelEx> {
+    static EX: std::sync::OnceLock<Option<LaunchKernelEx>> = std::sync::OnceLock::new();
+    *EX.get_or_init(|| {
+        let mut p: *mut std::os::raw::c_void = std::ptr::null_mut();
+        // SAFETY: writes one function pointer for a NUL-terminated symbol name.
+        let r = unsafe { cu::cuGetProcAddress(c"cuLaunchKernelEx".as_ptr(), &mut p, 12000, 0) };
+        // SAFETY: the driver returns the entry point of `cuLaunchKernelEx`, whose C signature
+        // `LaunchKernelEx` restates.
+        (r == cu::CUresult::CUDA_SUCCESS && !p.is_null()).then(|| unsafe { std::mem::transmute::<*mut std::os::raw::c_void, LaunchKernelEx>(p) })
     })
 }
 

@@ -161,7 +161,7 @@ impl Executor for GpuExecutor {
         // pointer argument is the caller's responsibility as on any GPU launch, and the emulator
         // runs the same kernels with bounds checks.
         unsafe {
-            crate::driver::launch_kernel(f, dims, args, std::ptr::null_mut())?;
+            crate::driver::launch_kernel(f, dims, args, std::ptr::null_mut(), false)?;
             if self.sync {
                 check("cuCtxSynchronize", cu::cuCtxSynchronize())?;
             }

@@ -134,7 +134,7 @@ fn launch(f: cu::CUfunction, k: &CompiledKernel, l: &Launch, stream: cu::CUstrea
     }
     // SAFETY: the argument list was built by `prepare` for this kernel's parameters and every
     // buffer was checked against the shape; the stream belongs to the current context.
-    unsafe { crate::driver::launch_kernel(f, l.dims, &l.args, stream)? };
+    unsafe { crate::driver::launch_kernel(f, l.dims, &l.args, stream, k.waits_for_prior_grid())? };
     Ok(())
 }
 

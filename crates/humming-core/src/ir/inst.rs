@@ -235,6 +235,14 @@ pub enum Inst {
     /// `membar.{cta|gl|sys}`: orders this thread's memory accesses before and after it, as seen
     /// by the threads of the level.
     Membar { level: MembarLevel },
+    /// `griddepcontrol.wait` (sm_90, PTX 7.8): blocks until the grids this one depends on
+    /// (under programmatic dependent launch) have completed and their memory is visible; a no-op
+    /// in a grid launched without that attribute.
+    GridDepWait,
+    /// `griddepcontrol.launch_dependents` (sm_90, PTX 7.8): lets a grid launched after this one
+    /// with programmatic dependent launch start before this one ends (it still waits for this
+    /// grid's memory at its own [`Inst::GridDepWait`]).
+    GridDepLaunch,
     /// `cp.async.commit_group`.
     CpAsyncCommit,
     /// `cp.async.wait_group n`: wait until at most `n` committed groups are pending.

@@ -41,6 +41,10 @@ pub struct A16Config {
     /// Known ptxas bug (IST-DASLab/marlin#44, triton-lang/triton#11660); the small IR sample
     /// `cp_async_hint_copy` compiles correctly and passes on the GPU.
     pub evict_first: bool,
+    /// Programmatic dependent launch (sm_90+): weights of the first stages are requested
+    /// before `griddepcontrol.wait`, and `griddepcontrol.launch_dependents` follows the main
+    /// loop. Without the launch attribute both are no-ops.
+    pub pdl: bool,
 }
 
 /// Parameter order of the main kernel.
@@ -282,133 +286,139 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
         s_chunks.extend(q_chunks(&mut b, bn, 1, z_off, pz));
     }
 
-    let load_stage = |b: &mut KernelBuilder, st: Reg, off: Reg| {
+    // Copies stage `st` into the ring slot at `off`: its activations (`act`) and its weights,
+    // scales and zero points (`weights`; they never depend on an earlier grid).
+    let load_stage = |b: &mut KernelBuilder, st: Reg, off: Reg, act: bool, weights: bool| {
         let sbase = b.add_u32(off, smem_base);
         let k0 = b.mul_u32(st, bk);
         let k0_bytes = b.shl32(k0, 1);
-        // Activations: whole chunks while the stage lies inside K, zero-filled past K in the
-        // stage that crosses it.
-        let k_end = b.add_u32(k0, bk);
-        let a_full = b.setp(Cmp::Le, Ty::U32, k_end, pk);
-        if let Some((gbase, step, c8, rows_left, dsts, rounds, rpr, dst_of)) = &a_regular {
-            let base = b.addr64(*gbase, k0_bytes, 1u32);
-            let d: Vec<Reg> = dsts.iter().map(|&x| b.add_u32(sbase, x)).collect();
-            let gk = b.add_u32(k0, *c8);
-            let kin = b.setp(Cmp::Lt, Ty::U32, gk, pk);
-            b.if_else(
-                a_full,
-                |b| {
-                    let mut src = base;
-                    for r in 0..*rounds {
-                        if r > 0 {
-                            src = b.addr64(src, *step, 1u32);
+        if act {
+            // Activations: whole chunks while the stage lies inside K, zero-filled past K in the
+            // stage that crosses it.
+            let k_end = b.add_u32(k0, bk);
+            let a_full = b.setp(Cmp::Le, Ty::U32, k_end, pk);
+            if let Some((gbase, step, c8, rows_left, dsts, rounds, rpr, dst_of)) = &a_regular {
+                let base = b.addr64(*gbase, k0_bytes, 1u32);
+                let d: Vec<Reg> = dsts.iter().map(|&x| b.add_u32(sbase, x)).collect();
+                let gk = b.add_u32(k0, *c8);
+                let kin = b.setp(Cmp::Lt, Ty::U32, gk, pk);
+                b.if_else(
+                    a_full,
+                    |b| {
+                        let mut src = base;
+                        for r in 0..*rounds {
+                            if r > 0 {
+                                src = b.addr64(src, *step, 1u32);
+                            }
+                            let go = b.setp(Cmp::Gt, Ty::U32, *rows_left, r * rpr);
+                            let (ph, imm) = dst_of(r);
+                            b.guarded(go, false, |b| loader.chunk_full(b, d[ph as usize], imm as i64, src, None));
                         }
-                        let go = b.setp(Cmp::Gt, Ty::U32, *rows_left, r * rpr);
-                        let (ph, imm) = dst_of(r);
-                        b.guarded(go, false, |b| loader.chunk_full(b, d[ph as usize], imm as i64, src, None));
-                    }
-                },
-                |b| {
-                    let mut src = base;
-                    for r in 0..*rounds {
-                        if r > 0 {
-                            src = b.addr64(src, *step, 1u32);
+                    },
+                    |b| {
+                        let mut src = base;
+                        for r in 0..*rounds {
+                            if r > 0 {
+                                src = b.addr64(src, *step, 1u32);
+                            }
+                            let go = b.setp(Cmp::Gt, Ty::U32, *rows_left, r * rpr);
+                            let valid = b.and_pred(go, kin);
+                            let s = b.selp(Ty::B64, src, pa, valid);
+                            let (ph, imm) = dst_of(r);
+                            let dr = b.add_u32(d[ph as usize], imm);
+                            b.guarded(go, false, |b| loader.chunk(b, dr, s, valid, None));
                         }
-                        let go = b.setp(Cmp::Gt, Ty::U32, *rows_left, r * rpr);
-                        let valid = b.and_pred(go, kin);
-                        let s = b.selp(Ty::B64, src, pa, valid);
-                        let (ph, imm) = dst_of(r);
-                        let dr = b.add_u32(d[ph as usize], imm);
-                        b.guarded(go, false, |b| loader.chunk(b, dr, s, valid, None));
-                    }
-                },
-            );
-        }
-        if !a_chunks.is_empty() {
-            b.if_else(
-                a_full,
-                |b| {
-                    for ch in &a_chunks {
-                        let src = b.addr64(ch.gbase, k0_bytes, 1u32);
-                        let d = b.add_u32(sbase, ch.dst);
-                        b.guarded(ch.issue, false, |b| loader.chunk_full(b, d, 0, src, None));
-                    }
-                },
-                |b| {
-                    for ch in &a_chunks {
-                        let gk = b.add_u32(k0, ch.c8);
-                        let kin = b.setp(Cmp::Lt, Ty::U32, gk, pk);
-                        let valid = b.and_pred(ch.row_ok, kin);
-                        let src = b.addr64(ch.gbase, k0_bytes, 1u32);
-                        let src = b.selp(Ty::B64, src, pa, valid);
-                        let d = b.add_u32(sbase, ch.dst);
-                        b.guarded(ch.issue, false, |b| loader.chunk(b, d, src, valid, None));
-                    }
-                },
-            );
-        }
-        // k16 rows of this stage inside k_pad (all of them but in a partial last stage).
-        let r0 = b.mul_u32(st, bk / 16);
-        let lim = b.op(BinOp::Sub, Ty::U32, kpad16, r0);
-        if let Some((gbase, step, dst, ok, rounds, dstep, row0, rpr)) = b_regular {
-            let full = b.setp(Cmp::Ge, Ty::U32, lim, bk / 16);
-            let base = b.addr64(gbase, st, b_stage_stride);
-            let d = b.add_u32(sbase, dst);
-            b.if_else(
-                full,
-                |b| {
-                    // Addresses unpredicated (predicated updates cost selects), copies guarded.
-                    let mut src = base;
-                    for r in 0..rounds {
-                        if r > 0 {
-                            src = b.addr64(src, step, 1u32);
+                    },
+                );
+            }
+            if !a_chunks.is_empty() {
+                b.if_else(
+                    a_full,
+                    |b| {
+                        for ch in &a_chunks {
+                            let src = b.addr64(ch.gbase, k0_bytes, 1u32);
+                            let d = b.add_u32(sbase, ch.dst);
+                            b.guarded(ch.issue, false, |b| loader.chunk_full(b, d, 0, src, None));
                         }
-                        b.guarded(ok, false, |b| loader.chunk_full(b, d, (r * dstep) as i64, src, policy));
-                    }
-                },
-                |b| {
-                    // The partial last stage: rows past k_pad become zeros.
-                    let mut src = base;
-                    for r in 0..rounds {
-                        if r > 0 {
-                            src = b.addr64(src, step, 1u32);
+                    },
+                    |b| {
+                        for ch in &a_chunks {
+                            let gk = b.add_u32(k0, ch.c8);
+                            let kin = b.setp(Cmp::Lt, Ty::U32, gk, pk);
+                            let valid = b.and_pred(ch.row_ok, kin);
+                            let src = b.addr64(ch.gbase, k0_bytes, 1u32);
+                            let src = b.selp(Ty::B64, src, pa, valid);
+                            let d = b.add_u32(sbase, ch.dst);
+                            b.guarded(ch.issue, false, |b| loader.chunk(b, d, src, valid, None));
                         }
-                        let row = b.add_u32(row0, r * rpr);
-                        let kin = b.setp(Cmp::Lt, Ty::U32, row, lim);
-                        let valid = b.and_pred(ok, kin);
-                        let s = b.selp(Ty::B64, src, pb, valid);
-                        let dr = b.add_u32(d, r * dstep);
-                        b.guarded(ok, false, |b| loader.chunk(b, dr, s, valid, policy));
-                    }
-                },
-            );
-        }
-        for &(gbase, dst, ok, inb, row) in &b_chunks {
-            let kin = b.setp(Cmp::Lt, Ty::U32, row, lim);
-            let ok = b.and_pred(ok, kin);
-            let src = b.addr64(gbase, st, b_stage_stride);
-            let src = b.selp(Ty::B64, src, pb, ok);
-            let d = b.add_u32(sbase, dst);
-            match inb {
-                Some(p) => b.guarded(p, false, |b| loader.chunk(b, d, src, ok, policy)),
-                None => loader.chunk(b, d, src, ok, policy),
+                    },
+                );
             }
         }
-        if !s_chunks.is_empty() {
-            let g0 = b.op(BinOp::Shr, Ty::U32, k0, pgshift);
-            let k1 = b.add_u32(k0, bk - 1);
-            let k1 = b.op(BinOp::Min, Ty::U32, k1, kq_max); // inside k_pad
-            let g1 = b.op(BinOp::Shr, Ty::U32, k1, pgshift);
-            let nrows = b.op(BinOp::Sub, Ty::U32, g1, g0);
-            for &(row, gcol, dst, ok, npad_bytes, table) in &s_chunks {
-                let in_rows = b.setp(Cmp::Le, Ty::U32, row, nrows);
-                let go = b.and_pred(ok, in_rows);
-                let grow = b.add_u32(g0, row);
-                let goff = b.mad_u32(grow, npad_bytes, gcol);
-                let src = b.addr64(table, goff, 1u32);
+        if weights {
+            // k16 rows of this stage inside k_pad (all of them but in a partial last stage).
+            let r0 = b.mul_u32(st, bk / 16);
+            let lim = b.op(BinOp::Sub, Ty::U32, kpad16, r0);
+            if let Some((gbase, step, dst, ok, rounds, dstep, row0, rpr)) = b_regular {
+                let full = b.setp(Cmp::Ge, Ty::U32, lim, bk / 16);
+                let base = b.addr64(gbase, st, b_stage_stride);
                 let d = b.add_u32(sbase, dst);
-                // Rows not copied are never read (compute reads the stage's group rows only).
-                b.guarded(go, false, |b| loader.chunk_full(b, d, 0, src, policy));
+                b.if_else(
+                    full,
+                    |b| {
+                        // Addresses unpredicated (predicated updates cost selects), copies guarded.
+                        let mut src = base;
+                        for r in 0..rounds {
+                            if r > 0 {
+                                src = b.addr64(src, step, 1u32);
+                            }
+                            b.guarded(ok, false, |b| loader.chunk_full(b, d, (r * dstep) as i64, src, policy));
+                        }
+                    },
+                    |b| {
+                        // The partial last stage: rows past k_pad become zeros.
+                        let mut src = base;
+                        for r in 0..rounds {
+                            if r > 0 {
+                                src = b.addr64(src, step, 1u32);
+                            }
+                            let row = b.add_u32(row0, r * rpr);
+                            let kin = b.setp(Cmp::Lt, Ty::U32, row, lim);
+                            let valid = b.and_pred(ok, kin);
+                            let s = b.selp(Ty::B64, src, pb, valid);
+                            let dr = b.add_u32(d, r * dstep);
+                            b.guarded(ok, false, |b| loader.chunk(b, dr, s, valid, policy));
+                        }
+                    },
+                );
+            }
+            for &(gbase, dst, ok, inb, row) in &b_chunks {
+                let kin = b.setp(Cmp::Lt, Ty::U32, row, lim);
+                let ok = b.and_pred(ok, kin);
+                let src = b.addr64(gbase, st, b_stage_stride);
+                let src = b.selp(Ty::B64, src, pb, ok);
+                let d = b.add_u32(sbase, dst);
+                match inb {
+                    Some(p) => b.guarded(p, false, |b| loader.chunk(b, d, src, ok, policy)),
+                    None => loader.chunk(b, d, src, ok, policy),
+                }
+            }
+            if !s_chunks.is_empty() {
+                let g0 = b.op(BinOp::Shr, Ty::U32, k0, pgshift);
+                let k1 = b.add_u32(k0, bk - 1);
+                let k1 = b.op(BinOp::Min, Ty::U32, k1, kq_max); // inside k_pad
+                let g1 = b.op(BinOp::Shr, Ty::U32, k1, pgshift);
+                let nrows = b.op(BinOp::Sub, Ty::U32, g1, g0);
+                for &(row, gcol, dst, ok, npad_bytes, table) in &s_chunks {
+                    let in_rows = b.setp(Cmp::Le, Ty::U32, row, nrows);
+                    let go = b.and_pred(ok, in_rows);
+                    let grow = b.add_u32(g0, row);
+                    let goff = b.mad_u32(grow, npad_bytes, gcol);
+                    let src = b.addr64(table, goff, 1u32);
+                    let d = b.add_u32(sbase, dst);
+                    // Rows not copied are never read (compute reads the stage's group rows only).
+                    b.guarded(go, false, |b| loader.chunk_full(b, d, 0, src, policy));
+                }
             }
         }
     };
@@ -483,12 +493,27 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     // ---- main loop ----
     if cfg.cp_async {
         let s = plan.stages;
+        // With programmatic dependent launch the grid may start while the previous one still
+        // runs: the first stages' weights (never written by a kernel) are requested before
+        // waiting for it, the activations after. All of them land in the first commit group,
+        // which the first wait covers.
+        if cfg.pdl {
+            for pre in 0..s - 1 {
+                let has = b.setp(Cmp::Gt, Ty::U32, n_iter, pre);
+                b.if_then(has, |b| {
+                    let st = b.add_u32(s_begin, pre);
+                    let off = b.mov(Ty::U32, pre * stage_bytes);
+                    load_stage(b, st, off, false, true);
+                });
+            }
+            b.emit(Inst::GridDepWait);
+        }
         for pre in 0..s - 1 {
             let has = b.setp(Cmp::Gt, Ty::U32, n_iter, pre);
             b.if_then(has, |b| {
                 let st = b.add_u32(s_begin, pre);
                 let off = b.mov(Ty::U32, pre * stage_bytes);
-                load_stage(b, st, off);
+                load_stage(b, st, off, true, !cfg.pdl);
             });
             loader.end_stage(&mut b);
         }
@@ -503,7 +528,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
             let has = b.setp(Cmp::Lt, Ty::U32, nxt, n_iter);
             b.if_then(has, |b| {
                 let st = b.add_u32(s_begin, nxt);
-                load_stage(b, st, wr);
+                load_stage(b, st, wr, true, true);
             });
             loader.end_stage(b);
             let st = b.add_u32(s_begin, it);
@@ -516,12 +541,16 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
             }
         });
         loader.wait(&mut b, 0);
+        if cfg.pdl {
+            // Only the epilogue is left: the next grid may start its weight copies.
+            b.emit(Inst::GridDepLaunch);
+        }
     } else {
         b.for_range(0u32, n_iter, 1, |b, it| {
             b.emit(Inst::BarSync { id: 0, threads: None });
             let st = b.add_u32(s_begin, it);
             let off = b.mov(Ty::U32, 0u32);
-            load_stage(b, st, off);
+            load_stage(b, st, off, true, true);
             b.emit(Inst::BarSync { id: 0, threads: None });
             compute(b, st, off);
         });

@@ -13,7 +13,7 @@ use std::borrow::Cow;
 
 /// Identifies the code generator: bundles (and cached PTX) from another version are rebuilt.
 /// Bump the last number whenever generated code changes.
-pub const GENERATOR_VERSION: &str = concat!("humming-core ", env!("CARGO_PKG_VERSION"), " a16/2");
+pub const GENERATOR_VERSION: &str = concat!("humming-core ", env!("CARGO_PKG_VERSION"), " a16/3");
 
 /// One kernel as PTX text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,6 +34,13 @@ impl CompiledKernel {
         let text = ptx::print(kernel, arch).map_err(|e| KernelError::Ptx(e.to_string()))?;
         let ptx_version = ptx::required_version(kernel, arch).map_err(|e| KernelError::Ptx(e.to_string()))?;
         Ok(CompiledKernel { name: kernel.name.clone().into(), ptx: text.into(), ptx_version, threads: kernel.block_threads })
+    }
+
+    /// Whether the kernel waits for the grids before it (`griddepcontrol.wait`, the A16 GEMMs on
+    /// sm_90+) before touching memory an earlier kernel may write: only such kernels may be
+    /// launched with programmatic dependent launch.
+    pub fn waits_for_prior_grid(&self) -> bool {
+        self.ptx.contains("griddepcontrol.wait;")
     }
 }
 

@@ -86,6 +86,7 @@ pub fn configure(spec: &Spec, plan: &KernelPlan) -> Result<A16Config, KernelErro
         out: spec.out(),
         global_scale: spec.global_scale(),
         cp_async: arch >= Arch::Sm80,
+        pdl: arch >= Arch::Sm90,
         // Miscompiled by ptxas in this kernel (see `A16Config::evict_first`).
         evict_first: false,
     })

@@ -259,6 +259,18 @@ pub enum EmuError {
         reason: String,
     },
 
+    /// A global access before the thread's `griddepcontrol.wait` outside the allocations that
+    /// [`super::Emulator::set_pre_wait_params`] allows (memory an earlier grid may still use
+    /// under programmatic dependent launch).
+    #[error("global {access} of {bytes} bytes at {addr:#x} before griddepcontrol.wait, outside the memory allowed before it, by {thread} at {site}")]
+    BeforeGridDepWait {
+        site: Site,
+        thread: ThreadRef,
+        access: Access,
+        addr: u64,
+        bytes: u32,
+    },
+
     /// The launch executed more warp-instructions than [`super::Emulator::set_step_limit`] allows.
     #[error("step limit of {limit} warp-instructions exceeded at {site} by {thread}")]
     StepLimit {
@@ -286,7 +298,8 @@ impl EmuError {
             | NotConverged { site, .. }
             | Shfl { site, .. }
             | UndefinedBehavior { site, .. }
-            | StepLimit { site, .. } => Some(site),
+            | StepLimit { site, .. }
+            | BeforeGridDepWait { site, .. } => Some(site),
             ArgCount { .. }
             | ArgType { .. }
             | BlockSize { .. }
@@ -299,7 +312,8 @@ impl EmuError {
     pub fn thread(&self) -> Option<ThreadRef> {
         use EmuError::*;
         match self {
-            GlobalOutOfBounds { thread, .. }
+            BeforeGridDepWait { thread, .. }
+            | GlobalOutOfBounds { thread, .. }
             | SharedOutOfBounds { thread, .. }
             | Misaligned { thread, .. }
             | PendingCpAsync { thread, .. }

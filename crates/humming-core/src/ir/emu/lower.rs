@@ -294,6 +294,7 @@ pub(crate) enum Kind {
     CpCommit,
     /// No effect in the emulator (`membar`: the emulator's memory is sequentially consistent).
     Nop,
+    GridDepWait,
     /// `mov.b32 d, {lo, hi}`.
     Pack2 {
         dst: u32,
@@ -1210,7 +1211,10 @@ impl<'k> Lowerer<'k> {
                 hi: self.dst(*hi, Ctx::Bits(16))?,
                 src: self.src(&Operand::Reg(*src), Ctx::Bits(32))?,
             },
-            Inst::Membar { .. } => Kind::Nop,
+            // One grid at a time: there is never a grid to wait for or to let start early.
+            Inst::Membar { .. } | Inst::GridDepLaunch => Kind::Nop,
+            // The guard of `Emulator::set_prior_grid_memory` lifts here.
+            Inst::GridDepWait => Kind::GridDepWait,
             Inst::CpAsyncWait { n } => Kind::CpWait { n: *n },
             Inst::Ldmatrix { trans, dst, addr } => {
                 if !matches!(dst.len(), 1 | 2 | 4) {

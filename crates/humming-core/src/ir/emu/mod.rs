@@ -107,6 +107,9 @@ struct Alloc {
 pub(crate) struct GlobalMem {
     allocs: Vec<Alloc>,
     next: u64,
+    /// Under [`Emulator::set_pre_wait_params`]: the `[start, end)` allocations a warp may touch
+    /// before its `griddepcontrol.wait` in the current launch.
+    pre_wait: Option<Vec<(u64, u64)>>,
 }
 
 impl std::fmt::Debug for GlobalMem {
@@ -120,6 +123,18 @@ impl std::fmt::Debug for GlobalMem {
 }
 
 impl GlobalMem {
+    /// Faults an access to memory of an earlier grid by a warp not yet past its
+    /// `griddepcontrol.wait`.
+    #[inline]
+    pub(crate) fn check_prior(&self, waited: bool, access: Access, addr: u64, bytes: u32) -> Result<(), run::Fault> {
+        match &self.pre_wait {
+            Some(ok) if !waited && !ok.iter().any(|&(s, e)| addr >= s && addr + bytes as u64 <= e) => {
+                Err(run::Fault::BeforeGridDepWait { access, addr, bytes })
+            }
+            _ => Ok(()),
+        }
+    }
+
     fn alloc(&mut self, bytes: usize) -> u64 {
         if self.next == 0 {
             self.next = GLOBAL_BASE;
@@ -184,6 +199,7 @@ pub struct Emulator {
     mem: GlobalMem,
     stats: Stats,
     step_limit: Option<u64>,
+    pre_wait_params: Option<Vec<String>>,
 }
 
 impl Emulator {
@@ -195,6 +211,15 @@ impl Emulator {
     /// Counters of the last launch (also of a failed one, up to the fault).
     pub fn last_stats(&self) -> Stats {
         self.stats
+    }
+
+    /// Models programmatic dependent launch: every later launch may start while an earlier
+    /// grid still runs, so before its `griddepcontrol.wait` a warp may only touch the
+    /// allocations passed to the kernel parameters named here (e.g. the GEMM's weights, which no
+    /// kernel writes); any other global access before the wait fails with
+    /// [`EmuError::BeforeGridDepWait`]. `None` (the default) checks nothing.
+    pub fn set_pre_wait_params(&mut self, params: Option<&[&str]>) {
+        self.pre_wait_params = params.map(|p| p.iter().map(|s| s.to_string()).collect());
     }
 
     /// Limits the warp-instructions one launch may execute (`None`: no limit, the default);
@@ -330,6 +355,21 @@ impl Executor for Emulator {
         self.stats = Stats::default();
         Self::check_launch(kernel, dims, args)?;
         let prog = lower::lower(kernel, args, dims.dynamic_shared_bytes)?;
+        self.mem.pre_wait = self.pre_wait_params.as_ref().map(|names| {
+            kernel
+                .params
+                .iter()
+                .zip(args)
+                .filter(|(p, _)| names.iter().any(|n| *n == p.name))
+                .filter_map(|(_, a)| match *a {
+                    KernelArg::Ptr(ptr) => self.mem.locate(ptr.0, 1).map(|(i, _)| {
+                        let a = &self.mem.allocs[i];
+                        (a.base, a.base + a.data.len() as u64)
+                    }),
+                    _ => None,
+                })
+                .collect()
+        });
         let window = (prog.shared_end - lower::SHARED_BASE) as u64;
         if window > MAX_SHARED {
             return Err(EmuError::InvalidLaunch {

@@ -15,7 +15,7 @@ const UNCOMMITTED: u32 = u32::MAX;
 
 /// A fault inside a warp, before it is given its statement and thread.
 #[derive(Debug)]
-enum Fault {
+pub(crate) enum Fault {
     GlobalOob {
         access: Access,
         addr: u64,
@@ -49,6 +49,11 @@ enum Fault {
     Shfl(String),
     Undefined(String),
     StepLimit(u64),
+    BeforeGridDepWait {
+        access: Access,
+        addr: u64,
+        bytes: u32,
+    },
 }
 
 struct Trap {
@@ -75,6 +80,8 @@ struct Warp {
     state: WState,
     /// The pc of the `bar.sync` the warp waits at.
     bar_pc: usize,
+    /// Past its `griddepcontrol.wait`.
+    waited: bool,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -767,6 +774,7 @@ impl<'p, 'k> Runner<'p, 'k> {
                 active,
                 state: WState::Ready,
                 bar_pc: 0,
+                waited: false,
             });
         }
         Runner {
@@ -876,6 +884,13 @@ impl<'p, 'k> Runner<'p, 'k> {
                 thread,
                 limit,
             },
+            Fault::BeforeGridDepWait { access, addr, bytes } => EmuError::BeforeGridDepWait {
+                site,
+                thread,
+                access,
+                addr,
+                bytes,
+            },
         }
     }
 
@@ -984,6 +999,7 @@ impl<'p, 'k> Runner<'p, 'k> {
         let active = self.warps[w].active;
         let nlanes = active.count_ones() as u64;
         let mut pc = self.warps[w].pc;
+        let mut waited = self.warps[w].waited;
         let regs = &mut self.regs[w * stride..(w + 1) * stride];
         let shared = &mut self.shared[..];
         let cp = &mut self.cp;
@@ -1097,6 +1113,7 @@ impl<'p, 'k> Runner<'p, 'k> {
                         }
                         let bytes: &[u8] = match space {
                             Space::Global => {
+                                mem.check_prior(waited, Access::Load, addr, total)?;
                                 mem.bytes(addr, total as u64).ok_or(Fault::GlobalOob {
                                     access: Access::Load,
                                     addr,
@@ -1145,6 +1162,7 @@ impl<'p, 'k> Runner<'p, 'k> {
                         }
                         let bytes: &mut [u8] = match space {
                             Space::Global => {
+                                mem.check_prior(waited, Access::Store, addr, total)?;
                                 mem.bytes_mut(addr, total as u64).ok_or(Fault::GlobalOob {
                                     access: Access::Store,
                                     addr,
@@ -1342,6 +1360,7 @@ impl<'p, 'k> Runner<'p, 'k> {
                         }
                         let mut data = [0u8; 16];
                         if ssz > 0 {
+                            mem.check_prior(waited, Access::CpAsyncSrc, saddr, ssz as u32)?;
                             let s = mem.bytes(saddr, ssz).ok_or(Fault::GlobalOob {
                                 access: Access::CpAsyncSrc,
                                 addr: saddr,
@@ -1368,6 +1387,10 @@ impl<'p, 'k> Runner<'p, 'k> {
                 }
                 Kind::CpCommit => lanes(m, |l| cp.commit(w * 32 + l)),
                 Kind::Nop => {}
+                Kind::GridDepWait => {
+                    waited = true;
+                    self.warps[w].waited = true;
+                }
                 Kind::Pack2 { dst, lo, hi } => map2(regs, m, dst, lo, hi, |lo, hi| (lo & 0xffff) | ((hi & 0xffff) << 16)),
                 Kind::Unpack2 { lo, hi, src } => {
                     let (dl, dh) = (lo as usize, hi as usize);
@@ -1541,6 +1564,7 @@ impl<'p, 'k> Runner<'p, 'k> {
                             });
                         }
                         let bytes: &mut [u8] = if global {
+                            mem.check_prior(waited, Access::Atomic, addr, size as u32)?;
                             mem.bytes_mut(addr, size as u64).ok_or(Fault::GlobalOob {
                                 access: Access::Atomic,
                                 addr,

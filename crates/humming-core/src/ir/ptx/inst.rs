@@ -459,6 +459,8 @@ impl<'a> InstPrinter<'a> {
             }
             Inst::Membar { level } => Ok(format!("membar.{};", level.ptx())),
             Inst::CpAsyncCommit => Ok("cp.async.commit_group;".to_string()),
+            Inst::GridDepWait => Ok("griddepcontrol.wait;".to_string()),
+            Inst::GridDepLaunch => Ok("griddepcontrol.launch_dependents;".to_string()),
             Inst::CpAsyncWait { n } => Ok(format!("cp.async.wait_group {n};")),
             Inst::Ldmatrix { trans, dst, addr } => {
                 let name = format!(

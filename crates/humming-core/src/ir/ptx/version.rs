@@ -94,6 +94,7 @@ pub fn requirement(inst: &Inst, target: Arch) -> Option<Need> {
         Inst::CpAsync { policy: Some(_), .. } => need("cp.async.L2::cache_hint", Arch::Sm80, V74),
         Inst::CreatePolicy { .. } => need("createpolicy", Arch::Sm80, V74),
         Inst::CpAsyncCommit => need("cp.async.commit_group", Arch::Sm80, V70),
+        Inst::GridDepWait | Inst::GridDepLaunch => need("griddepcontrol", Arch::Sm90, V78),
         Inst::CpAsyncWait { .. } => need("cp.async.wait_group", Arch::Sm80, V70),
         Inst::Ldmatrix { .. } => need("ldmatrix", Arch::Sm75, V65),
         Inst::Mma {
