@@ -146,6 +146,11 @@ struct LaunchConfig {
     num_attrs: u32,
 }
 
+// The driver's layouts on 64-bit targets: 4-byte id + 4 padding + 64-byte union; 7 u32, the
+// stream at offset 32, the attribute pointer at 40, the count at 48.
+const _: () = assert!(std::mem::size_of::<LaunchAttribute>() == 72 && std::mem::size_of::<LaunchConfig>() == 56);
+const _: () = assert!(std::mem::offset_of!(LaunchConfig, stream) == 32 && std::mem::offset_of!(LaunchConfig, attrs) == 40);
+
 type LaunchKernelEx = unsafe extern "C" fn(
     *const LaunchConfig,
     cu::CUfunction,
