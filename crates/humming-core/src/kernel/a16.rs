@@ -300,36 +300,32 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
             if let Some((gbase, step, c8, rows_left, dsts, rounds, rpr, dst_of)) = &a_regular {
                 let base = b.addr64(*gbase, k0_bytes, 1u32);
                 let d: Vec<Reg> = dsts.iter().map(|&x| b.add_u32(sbase, x)).collect();
-                let gk = b.add_u32(k0, *c8);
-                let kin = b.setp(Cmp::Lt, Ty::U32, gk, pk);
-                b.if_else(
-                    a_full,
-                    |b| {
-                        let mut src = base;
-                        for r in 0..*rounds {
-                            if r > 0 {
-                                src = b.addr64(src, *step, 1u32);
-                            }
-                            let go = b.setp(Cmp::Gt, Ty::U32, *rows_left, r * rpr);
-                            let (ph, imm) = dst_of(r);
-                            b.guarded(go, false, |b| loader.chunk_full(b, d[ph as usize], imm as i64, src, None));
+                // Rounds of this thread's column; in the stage that crosses K (`partial`) the
+                // chunks past K are zero-filled.
+                let rounds_of = |b: &mut KernelBuilder, partial: bool| {
+                    let kin = partial.then(|| {
+                        let gk = b.add_u32(k0, *c8);
+                        b.setp(Cmp::Lt, Ty::U32, gk, pk)
+                    });
+                    let mut src = base;
+                    for r in 0..*rounds {
+                        if r > 0 {
+                            src = b.addr64(src, *step, 1u32);
                         }
-                    },
-                    |b| {
-                        let mut src = base;
-                        for r in 0..*rounds {
-                            if r > 0 {
-                                src = b.addr64(src, *step, 1u32);
+                        let go = b.setp(Cmp::Gt, Ty::U32, *rows_left, r * rpr);
+                        let (ph, imm) = dst_of(r);
+                        match kin {
+                            None => b.guarded(go, false, |b| loader.chunk_full(b, d[ph as usize], imm as i64, src, None)),
+                            Some(kin) => {
+                                let valid = b.and_pred(go, kin);
+                                let s = b.selp(Ty::B64, src, pa, valid);
+                                let dr = b.add_u32(d[ph as usize], imm);
+                                b.guarded(go, false, |b| loader.chunk(b, dr, s, valid, None));
                             }
-                            let go = b.setp(Cmp::Gt, Ty::U32, *rows_left, r * rpr);
-                            let valid = b.and_pred(go, kin);
-                            let s = b.selp(Ty::B64, src, pa, valid);
-                            let (ph, imm) = dst_of(r);
-                            let dr = b.add_u32(d[ph as usize], imm);
-                            b.guarded(go, false, |b| loader.chunk(b, dr, s, valid, None));
                         }
-                    },
-                );
+                    }
+                };
+                b.if_else(a_full, |b| rounds_of(b, false), |b| rounds_of(b, true));
             }
             if !a_chunks.is_empty() {
                 b.if_else(
@@ -497,26 +493,25 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
         // runs: the first stages' weights (never written by a kernel) are requested before
         // waiting for it, the activations after. All of them land in the first commit group,
         // which the first wait covers.
-        if cfg.pdl {
+        // The first `s - 1` stages (those that exist), ending each with a commit group or not.
+        let prologue = |b: &mut KernelBuilder, act: bool, weights: bool, commit: bool| {
             for pre in 0..s - 1 {
                 let has = b.setp(Cmp::Gt, Ty::U32, n_iter, pre);
                 b.if_then(has, |b| {
                     let st = b.add_u32(s_begin, pre);
                     let off = b.mov(Ty::U32, pre * stage_bytes);
-                    load_stage(b, st, off, false, true);
+                    load_stage(b, st, off, act, weights);
                 });
+                if commit {
+                    loader.end_stage(b);
+                }
             }
+        };
+        if cfg.pdl {
+            prologue(&mut b, false, true, false);
             b.emit(Inst::GridDepWait);
         }
-        for pre in 0..s - 1 {
-            let has = b.setp(Cmp::Gt, Ty::U32, n_iter, pre);
-            b.if_then(has, |b| {
-                let st = b.add_u32(s_begin, pre);
-                let off = b.mov(Ty::U32, pre * stage_bytes);
-                load_stage(b, st, off, true, !cfg.pdl);
-            });
-            loader.end_stage(&mut b);
-        }
+        prologue(&mut b, true, !cfg.pdl, true);
         // Ring offsets of the stage computed and the stage loaded in this iteration.
         let rd = b.mov(Ty::U32, 0u32);
         let wr = b.mov(Ty::U32, (s - 1) * stage_bytes);
