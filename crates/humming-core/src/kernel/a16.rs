@@ -359,34 +359,27 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                 let full = b.setp(Cmp::Ge, Ty::U32, lim, bk / 16);
                 let base = b.addr64(gbase, st, b_stage_stride);
                 let d = b.add_u32(sbase, dst);
-                b.if_else(
-                    full,
-                    |b| {
-                        // Addresses unpredicated (predicated updates cost selects), copies guarded.
-                        let mut src = base;
-                        for r in 0..rounds {
-                            if r > 0 {
-                                src = b.addr64(src, step, 1u32);
-                            }
-                            b.guarded(ok, false, |b| loader.chunk_full(b, d, (r * dstep) as i64, src, policy));
+                // Addresses unpredicated (predicated updates cost selects), copies guarded; in
+                // the partial last stage (`partial`) rows past k_pad become zeros.
+                let rounds_of = |b: &mut KernelBuilder, partial: bool| {
+                    let mut src = base;
+                    for r in 0..rounds {
+                        if r > 0 {
+                            src = b.addr64(src, step, 1u32);
                         }
-                    },
-                    |b| {
-                        // The partial last stage: rows past k_pad become zeros.
-                        let mut src = base;
-                        for r in 0..rounds {
-                            if r > 0 {
-                                src = b.addr64(src, step, 1u32);
-                            }
+                        if partial {
                             let row = b.add_u32(row0, r * rpr);
                             let kin = b.setp(Cmp::Lt, Ty::U32, row, lim);
                             let valid = b.and_pred(ok, kin);
                             let s = b.selp(Ty::B64, src, pb, valid);
                             let dr = b.add_u32(d, r * dstep);
                             b.guarded(ok, false, |b| loader.chunk(b, dr, s, valid, policy));
+                        } else {
+                            b.guarded(ok, false, |b| loader.chunk_full(b, d, (r * dstep) as i64, src, policy));
                         }
-                    },
-                );
+                    }
+                };
+                b.if_else(full, |b| rounds_of(b, false), |b| rounds_of(b, true));
             }
             for &(gbase, dst, ok, inb, row) in &b_chunks {
                 let kin = b.setp(Cmp::Lt, Ty::U32, row, lim);
