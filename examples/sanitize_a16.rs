@@ -1,7 +1,7 @@
 //! One A16 kernel of each pipeline variant on the GPU, small enough to run under
-//! compute-sanitizer (memcheck, racecheck): the cp.async pipeline with two k warps and a K split
-//! (M = 1 plan), the cp.async pipeline with one k warp and three m16 tiles (M = 33 plan), and the
-//! sm_75 plain-load pipeline. Each result is checked against the f64 reference.
+//! compute-sanitizer (memcheck, racecheck): swapped plans (M = 1 and M = 13, with K splits), the
+//! cp.async pipeline with three m16 tiles (M = 33 plan), and the sm_75 plain-load pipeline.
+//! Each result is checked against the f64 reference.
 
 use humming::core::kernel::KernelPlan;
 use humming::core::kernel::check::check_gemm;
@@ -19,9 +19,10 @@ fn main() {
     let native = gpu.native_arch().unwrap();
     let mut ex = GpuExecutor::new(gpu, native).unwrap();
     let cases = [
-        ("cp.async, 2 k warps, split 2", "u4", ActFormat::F16, native, 1usize, 2u32),
+        ("swapped, 1 n8 tile of M, split 2", "u4", ActFormat::F16, native, 1usize, 2u32),
+        ("swapped, 2 n8 tiles of M, split 3", "u5", ActFormat::Bf16, native, 13, 3),
         ("cp.async, 3 m tiles", "u3", ActFormat::Bf16, native, 33, 1),
-        ("plain loads (sm_75)", "u4", ActFormat::F16, Arch::Sm75, 7, 1),
+        ("plain loads (sm_75), swapped", "u4", ActFormat::F16, Arch::Sm75, 7, 1),
     ];
     let mut failed = false;
     for (what, w, act, arch, m, split) in cases {

@@ -30,7 +30,7 @@ fn plan_sweep_on_emulator() {
             for (n_warps, k_warps) in [(1, 1), (2, 2), (4, 1), (1, 4), (1, 8), (2, 4)] {
                 for bk in [64, 128, 256, 512] {
                     let stages = if spec.arch() >= Arch::Sm80 { [2, 3, 4][ran % 3] } else { 1 };
-                    let plan = KernelPlan { m_tiles, n_warps, k_warps, bk, stages };
+                    let plan = KernelPlan { m_tiles, n_warps, k_warps, bk, stages, swap: false };
                     if plan.validate(spec.arch(), spec.weight().bits()).is_err() {
                         continue;
                     }
@@ -49,5 +49,56 @@ fn plan_sweep_on_emulator() {
         }
     }
     report!("{ran} (spec, plan) pairs checked on the emulator");
+    assert!(ran >= 100);
+}
+
+/// Swapped plans (weights as the MMA's A operand, scales applied to f32 sums) over the
+/// dequantizer paths, the scale formats, groups shorter than a warp's k range (a sum per k16
+/// step), groups spanning it and per-channel scales, M from 1 to 16, splits and partial stages.
+#[test]
+fn swapped_plans_on_emulator() {
+    let spec = |w: &str, act: ActFormat, scale: Option<ScaleFormat>, group: ScaleGroup, zp: ZeroPoint, arch: Arch| {
+        let mut p = SpecParts::new(WeightFormat::parse(w).unwrap(), act);
+        if let Some(s) = scale {
+            p.scale = s;
+        }
+        p.group = group;
+        p.zero_point = zp;
+        p.arch = arch;
+        Spec::new(p).unwrap_or_else(|e| panic!("{w}: {e:?}"))
+    };
+    use ScaleGroup::{Group, PerChannel};
+    let specs = [
+        spec("u4", ActFormat::F16, None, Group(128), ZeroPoint::Implicit, Arch::Sm90),
+        spec("u4", ActFormat::F16, None, Group(32), ZeroPoint::Dynamic, Arch::Sm80),
+        spec("u8", ActFormat::Bf16, None, Group(64), ZeroPoint::Dynamic, Arch::Sm80),
+        spec("i3", ActFormat::Bf16, None, PerChannel, ZeroPoint::Implicit, Arch::Sm86),
+        spec("e2m1", ActFormat::Bf16, Some(ScaleFormat::Ue8m0), Group(32), ZeroPoint::Implicit, Arch::Sm90),
+        spec("e4m3", ActFormat::F16, Some(ScaleFormat::E4m3), Group(16), ZeroPoint::Implicit, Arch::Sm89),
+        spec("u4", ActFormat::F16, None, Group(128), ZeroPoint::Implicit, Arch::Sm75),
+    ];
+    let mut ran = 0;
+    for spec in &specs {
+        for m_tiles in [1, 2] {
+            for (n_warps, k_warps) in [(1, 8), (1, 4), (2, 4), (1, 1), (2, 2)] {
+                for bk in [128, 256, 512] {
+                    let stages = if spec.arch() >= Arch::Sm80 { [2, 3, 4][ran % 3] } else { 1 };
+                    let plan = KernelPlan { m_tiles, n_warps, k_warps, bk, stages, swap: true };
+                    if plan.validate(spec.arch(), spec.weight().bits()).is_err() {
+                        continue;
+                    }
+                    // M past the tile too (several row tiles, each with its split-K counter).
+                    let m = [8 * m_tiles as usize - 3, 1, 8 * m_tiles as usize, 8 * m_tiles as usize + 5][ran % 4];
+                    let split = [1, 2, 3, 5][ran % 4];
+                    let k = if ran % 3 == 2 { 328 } else { 512 };
+                    let mut ex = Emulator::new();
+                    check_gemm(&mut ex, spec, &plan, (m, 136, k), split, 1000 + ran as u64)
+                        .unwrap_or_else(|e| panic!("{spec} {plan} m {m} split {split} k {k}: {e}"));
+                    ran += 1;
+                }
+            }
+        }
+    }
+    report!("{ran} (spec, swapped plan) pairs checked on the emulator");
     assert!(ran >= 100);
 }

@@ -25,7 +25,7 @@
 //! | `zero_point` | `implicit`, `dynamic` | `implicit` |
 //! | `global_scale` | `true`, `false` | `false` |
 //! | `arch` | `sm_80` or a list `[sm_80, sm_90]` (`sm_75`, `sm_80`, `sm_86`, `sm_89`, `sm_90`, `sm_90a`) | `sm_80` |
-//! | `plan` | `(m_tiles = 1, n_warps = 4, k_warps = 2, bk = 128, stages = 4)`: one kernel for every M | one plan per M bucket |
+//! | `plan` | `(m_tiles = 1, n_warps = 4, k_warps = 2, bk = 128, stages = 4)`, optionally `swap = true`: one kernel for every M | one plan per M bucket |
 //! | `emit_ptx` | `"dir"`: writes every PTX module to `dir/<target>/<entry>.ptx` (relative to `CARGO_MANIFEST_DIR`) | none |
 //!
 //! Every error (a bad argument, each violated spec rule, a bad plan, a non-empty body, ...) is

@@ -29,16 +29,16 @@ fn variant(v: &GemmVariant) -> TokenStream {
 }
 
 pub fn plan(p: &KernelPlan) -> TokenStream {
-    let KernelPlan { m_tiles, n_warps, k_warps, bk, stages } = *p;
+    let KernelPlan { m_tiles, n_warps, k_warps, bk, stages, swap } = *p;
     quote! {
         ::humming::core::kernel::KernelPlan {
-            m_tiles: #m_tiles, n_warps: #n_warps, k_warps: #k_warps, bk: #bk, stages: #stages,
+            m_tiles: #m_tiles, n_warps: #n_warps, k_warps: #k_warps, bk: #bk, stages: #stages, swap: #swap,
         }
     }
 }
 
 fn kernel(k: &CompiledKernel) -> TokenStream {
-    let (name, ptx, threads) = (k.name.as_ref(), k.ptx.as_ref(), k.threads);
+    let (name, ptx, threads, ptx_id) = (k.name.as_ref(), k.ptx.as_ref(), k.threads, k.ptx_id);
     let (major, minor) = (k.ptx_version.major, k.ptx_version.minor);
     quote! {
         ::humming::core::kernel::CompiledKernel {
@@ -46,6 +46,7 @@ fn kernel(k: &CompiledKernel) -> TokenStream {
             ptx: ::std::borrow::Cow::Borrowed(#ptx),
             ptx_version: ::humming::core::ir::ptx::PtxVersion::new(#major, #minor),
             threads: #threads,
+            ptx_id: #ptx_id,
         }
     }
 }

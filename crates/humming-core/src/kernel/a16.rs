@@ -5,10 +5,15 @@
 //! Data path per stage: activations and packed weights go global -> shared (cp.async pipeline
 //! or plain loads), activations shared -> registers by `ldmatrix.x4` from an XOR-swizzled tile,
 //! weights by one vector load per lane per (k16, n64) block, dequantized in registers with the
-//! group scale applied, then 8 MMAs per m16 tile. Partial sums of the k warps are reduced in
-//! shared memory; with one split the epilogue converts and stores, otherwise every CTA writes
-//! its f32 partial and the last CTA of the tile to arrive sums them in split order
-//! (deterministic) with all its threads ([`reduce_tile`]).
+//! group scale applied, then 8 MMAs per m16 tile. Swapped plans ([`KernelPlan::swap`], small
+//! M) make the dequantized block the A operand (four m16 tiles of columns) and the activations
+//! the B operand (n8 tiles of rows, `ldmatrix.x2` for one), so a step takes 4 MMAs per 8 rows;
+//! their fragments stay unscaled and each warp adds its k range's f32 sums times the group
+//! scales (one FFMA per accumulator per stage when the group spans the range, else per step).
+//!
+//! Partial sums of the k warps are reduced in shared memory; with one split the epilogue
+//! converts and stores, otherwise every CTA writes its f32 partial and the last CTA of the tile
+//! to arrive sums them in split order (deterministic) with all its threads ([`reduce_tile`]).
 
 use super::dequant::Dequant;
 use super::emit::Emit;
@@ -20,7 +25,7 @@ use crate::format::OutFormat;
 use crate::ir::builder::KernelBuilder;
 use super::plan::FLAG_BYTES;
 use crate::ir::{
-    Addr, AtomOp, BinOp, CacheOp, Cmp, Inst, Kernel, L2Evict, MembarLevel, Operand, ParamTy, Reg, RegClass, SpecialReg, Space, Ty,
+    Addr, AtomOp, BinOp, CacheOp, Cmp, Inst, Kernel, L2Evict, MembarLevel, Operand, ParamTy, Reg, RegClass, Rnd, SpecialReg, Space, Ty,
 };
 
 /// Everything the generator needs to know, derived from a spec and a plan.
@@ -415,12 +420,15 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     // ---- per-lane compute state ----
     let nb = b.add_u32(nb0, wn);
     let nb_ok = b.setp(Cmp::Lt, Ty::U32, nb, n_blocks);
+    // ldmatrix lanes: x4 over 16 rows (lanes 8-15 the rows 8..16, lanes 16-31 the upper k half),
+    // or x2 over 8 rows (swapped plans with one n8 tile of M: lanes 8-15 the upper k half).
+    let x2 = plan.swap && plan.m_tiles == 1;
     let r8 = b.and32(lane, 7u32);
-    let h = b.shr32(lane, 4);
-    let q = b.xor(h, r8);
     let l8 = b.bfe(lane, 3, 1);
-    let arow = b.mad_u32(l8, 8u32, r8);
-    let row_off: Vec<Reg> = (0..plan.m_tiles)
+    let khalf = if x2 { l8 } else { b.shr32(lane, 4) };
+    let q = b.xor(khalf, r8);
+    let arow = if x2 { r8 } else { b.mad_u32(l8, 8u32, r8) };
+    let row_off: Vec<Reg> = (0..if plan.swap { 1 } else { plan.m_tiles })
         .map(|mt| {
             let r = b.add_u32(arow, mt * 16);
             b.mul_u32(r, bk * 2)
@@ -437,9 +445,24 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     let qcol = b.mad_u32(g, 8u32, qcol);
     let s_lane = b.mad_u32(qcol, sb, s_off);
     let z_lane = b.add_u32(qcol, z_off);
-    let acc: Vec<Vec<Vec<Reg>>> = (0..plan.m_tiles)
-        .map(|_| (0..8).map(|_| (0..4).map(|_| b.mov_as(RegClass::F32, Operand::f32(0.0))).collect()).collect())
-        .collect();
+    // Accumulators acc[row tile][column tile][4]: (m16 tile, n8 tile) or, swapped, (n8 tile of
+    // M, m16 tile of the warp's 64 columns).
+    let (row_tiles, col_tiles) = if plan.swap { (plan.m_tiles, 4) } else { (plan.m_tiles, 8) };
+    let acc_set = |b: &mut KernelBuilder| -> Vec<Vec<Vec<Reg>>> {
+        (0..row_tiles)
+            .map(|_| (0..col_tiles).map(|_| (0..4).map(|_| b.mov_as(RegClass::F32, Operand::f32(0.0))).collect()).collect())
+            .collect()
+    };
+    let acc = acc_set(&mut b);
+    // Swapped plans scale f32 sums: each warp's k range of a stage is summed unscaled into `tmp`
+    // and added to `acc` times its group's scales. When the group spans the range (`whole`, the
+    // usual case: group >= 16 * spw) that is once per stage; shorter groups take the same code
+    // with a sum per k16 step.
+    let late = plan.swap.then(|| {
+        let whole = b.setp(Cmp::Ge, Ty::U32, pgshift, (16 * spw).trailing_zeros());
+        let zero = b.mov_as(RegClass::F32, Operand::f32(0.0));
+        (whole, zero, acc_set(&mut b))
+    });
 
     let compute = |b: &mut KernelBuilder, st: Reg, off: Reg| {
         b.if_then(nb_ok, |b| {
@@ -451,28 +474,96 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
             let kst = b.mul_u32(st, bk);
             let g0 = b.op(BinOp::Shr, Ty::U32, kst, pgshift);
             let kw = b.mad_u32(wsteps, 16u32, kst);
-            for i in 0..spw {
-                let waddr = b.add_u32(sb_w, i * plan.n_warps * blk_bytes);
-                let words = load_words(b, waddr, bits);
+            // Shared addresses of the scales and zero points of k16 step i's group.
+            let qaddr = |b: &mut KernelBuilder, i: u32| {
                 let kglob = b.add_u32(kw, i * 16);
                 // Steps past k_pad (partial last stage) take the last group's scales: their
-                // weights are zeros and their activations too, so any finite scale will do.
+                // weights are finite and their activations zeros, so any finite scale will do.
                 let kglob = b.op(BinOp::Min, Ty::U32, kglob, kq_max);
                 let grp = b.op(BinOp::Shr, Ty::U32, kglob, pgshift);
                 let qrow = b.op(BinOp::Sub, Ty::U32, grp, g0);
                 let saddr = b.mad_u32(qrow, s_row_bytes, s_base);
                 let zaddr = cfg.scales.dynamic_zero.then(|| b.mad_u32(qrow, bn, z_base));
-                let tiles = cfg.scales.load_shared(b, saddr, zaddr);
-                let frag = cfg.dequant.fragment(b, &words, &tiles);
+                (saddr, zaddr)
+            };
+            // The lane's ldmatrix address of k16 step i.
+            let a_addr = |b: &mut KernelBuilder, i: u32, ro: Reg| {
                 let e = b.add_u32(ewk, 2 * i);
                 let x = b.xor(e, q);
                 let x = b.shl32(x, 4);
                 let abase = b.add_u32(sa, x);
-                for (mt, ro) in row_off.iter().enumerate() {
-                    let addr = b.add_u32(abase, *ro);
-                    let afrag = b.ldmatrix(4, false, Addr::reg(addr));
-                    for j in 0..8 {
-                        cfg.mma.emit(b, &acc[mt][j], &afrag, &frag[2 * j..2 * j + 2]);
+                b.add_u32(abase, ro)
+            };
+            let words_of = |b: &mut KernelBuilder, i: u32| {
+                let waddr = b.add_u32(sb_w, i * plan.n_warps * blk_bytes);
+                load_words(b, waddr, bits)
+            };
+            match &late {
+                None => {
+                    for i in 0..spw {
+                        let words = words_of(b, i);
+                        let (saddr, zaddr) = qaddr(b, i);
+                        let tiles = cfg.scales.load_shared(b, Some(saddr), zaddr);
+                        let frag = cfg.dequant.fragment(b, &words, &tiles);
+                        for (mt, ro) in row_off.iter().enumerate() {
+                            let addr = a_addr(b, i, *ro);
+                            let afrag = b.ldmatrix(4, false, Addr::reg(addr));
+                            for j in 0..8 {
+                                cfg.mma.emit(b, &acc[mt][j], &afrag, &frag[2 * j..2 * j + 2]);
+                            }
+                        }
+                    }
+                }
+                Some((whole, zero, tmp)) => {
+                    let body = |b: &mut KernelBuilder, every_step: bool| {
+                        let mut quant = None;
+                        for i in 0..spw {
+                            let words = words_of(b, i);
+                            let first = every_step || i == 0;
+                            if first {
+                                let (saddr, zaddr) = qaddr(b, i);
+                                quant = Some((cfg.scales.load_shared(b, None, zaddr), cfg.scales.load_f32(b, saddr)));
+                            }
+                            let (tiles, scales) = quant.as_ref().expect("loaded at the range's first step");
+                            let frag = cfg.dequant.fragment(b, &words, tiles);
+                            let addr = a_addr(b, i, row_off[0]);
+                            // B fragments of the n8 tiles of M: rows 0..8 (and 8..16).
+                            let bfrags: Vec<[Reg; 2]> = if x2 {
+                                let r = b.ldmatrix(2, false, Addr::reg(addr));
+                                vec![[r[0], r[1]]]
+                            } else {
+                                let r = b.ldmatrix(4, false, Addr::reg(addr));
+                                vec![[r[0], r[2]], [r[1], r[3]]]
+                            };
+                            for (u, bf) in bfrags.iter().enumerate() {
+                                for i4 in 0..4 {
+                                    // m16 tile i4 = columns 16 i4 .. 16 i4 + 16: n8 tiles 2 i4
+                                    // (rows g) and 2 i4 + 1 (rows g + 8) of the packed layout.
+                                    let a = [frag[4 * i4], frag[4 * i4 + 2], frag[4 * i4 + 1], frag[4 * i4 + 3]];
+                                    let d = &tmp[u][i4];
+                                    if first {
+                                        cfg.mma.emit_to(b, d, &[*zero; 4], &a, bf);
+                                    } else {
+                                        cfg.mma.emit(b, d, &a, bf);
+                                    }
+                                }
+                            }
+                            if every_step || i == spw - 1 {
+                                for (u, row) in acc.iter().enumerate() {
+                                    for (i4, tile) in row.iter().enumerate() {
+                                        for (r, &x) in tile.iter().enumerate() {
+                                            let sc = scales[2 * i4 + r / 2];
+                                            b.emit(Inst::Fma { ty: Ty::F32, rnd: Rnd::Rn, dst: x, a: tmp[u][i4][r].into(), b: sc.into(), c: x.into() });
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    };
+                    if spw == 1 {
+                        body(b, true);
+                    } else {
+                        b.if_else(*whole, |b| body(b, false), |b| body(b, true));
                     }
                 }
             }
@@ -591,27 +682,54 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     let is_lead = b.setp(Cmp::Eq, Ty::U32, wk, 0u32);
     let store = b.and_pred(is_lead, nb_ok);
     let single = b.setp(Cmp::Eq, Ty::U32, nz, 1u32);
-    // rows: (mt, half); cols: (j, c)
-    let rows: Vec<Vec<Reg>> = (0..plan.m_tiles)
-        .map(|mt| (0..2).map(|hh| {
-            let r = b.add_u32(m0, mt * 16 + hh * 8);
-            b.add_u32(r, g)
-        }).collect())
-        .collect();
+    // Where the accumulators go: pairs of adjacent outputs, along a row (c0, c1 of an n8 tile)
+    // or, swapped, down a column (rows 2t, 2t + 1 of an n8 tile of M).
+    struct OutPair {
+        row: Reg,
+        col: Reg,
+        v: [Reg; 2],
+        down: bool,
+    }
     let t2 = b.shl32(t, 1);
-    let col0 = b.add_u32(col_base, t2);
+    let mut pairs = Vec::new();
+    for (u, tiles) in acc.iter().enumerate() {
+        let u = u as u32;
+        for hh in 0..2u32 {
+            for (j, a) in tiles.iter().enumerate() {
+                let j = j as u32;
+                let v = [a[2 * hh as usize], a[2 * hh as usize + 1]];
+                pairs.push(if plan.swap {
+                    let row = b.add_u32(m0, 8 * u);
+                    let row = b.add_u32(row, t2);
+                    let col = b.add_u32(col_base, 16 * j + 8 * hh);
+                    let col = b.add_u32(col, g);
+                    OutPair { row, col, v, down: true }
+                } else {
+                    let row = b.add_u32(m0, 16 * u + 8 * hh);
+                    let row = b.add_u32(row, g);
+                    let col = b.add_u32(col_base, 8 * j);
+                    let col = b.add_u32(col, t2);
+                    OutPair { row, col, v, down: false }
+                });
+            }
+        }
+    }
     let oty = out_ty(cfg.out);
-    // Converts and stores the pair (v0, v1) at (row, col, col + 1) of the output.
-    let store_pair = |b: &mut KernelBuilder, row: Reg, col: Reg, v: [Reg; 2]| {
-        let row_ok = b.setp(Cmp::Lt, Ty::U32, row, pm);
-        let rbase = b.mul_u32(row, pn);
+    // Converts and stores the pair (v0, v1) at (row, col) and (row, col + 1), or (row + 1, col)
+    // when `down`.
+    let store_pair = |b: &mut KernelBuilder, row: Reg, col: Reg, v: [Reg; 2], down: bool| {
         for (c, &x) in v.iter().enumerate() {
-            let col = b.add_u32(col, c as u32);
-            let col_ok = b.setp(Cmp::Lt, Ty::U32, col, pn);
+            let (r, cc) = match (c, down) {
+                (0, _) => (row, col),
+                (_, true) => (b.add_u32(row, 1u32), col),
+                (_, false) => (row, b.add_u32(col, 1u32)),
+            };
+            let row_ok = b.setp(Cmp::Lt, Ty::U32, r, pm);
+            let col_ok = b.setp(Cmp::Lt, Ty::U32, cc, pn);
             let ok = b.and_pred(row_ok, col_ok);
             let x = if cfg.global_scale { b.op(BinOp::Mul, Ty::F32, x, pgs) } else { x };
             let hv = b.cvt_f32_to(oty, x);
-            let e = b.add_u32(rbase, col);
+            let e = b.mad_u32(r, pn, cc);
             let addr = b.addr64(pout, e, 2u32);
             b.guarded(ok, false, |b| {
                 b.st_vec(Space::Global, Ty::B16, Addr::reg(addr), &[hv]);
@@ -622,14 +740,8 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
         single,
         |b| {
             b.if_then(store, |b| {
-                for (mt, rr) in rows.iter().enumerate() {
-                    for (hh, &row) in rr.iter().enumerate() {
-                        for j in 0..8u32 {
-                            let col = b.add_u32(col0, j * 8);
-                            let a = &acc[mt][j as usize];
-                            store_pair(b, row, col, [a[hh * 2], a[hh * 2 + 1]]);
-                        }
-                    }
+                for p in &pairs {
+                    store_pair(b, p.row, p.col, p.v, p.down);
                 }
             });
         },
@@ -640,21 +752,17 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
             // output and resets the counter to zero for the next launch.
             let zm = b.mul_u32(cz, pm);
             b.if_then(store, |b| {
-                for (mt, rr) in rows.iter().enumerate() {
-                    for (hh, &row) in rr.iter().enumerate() {
-                        let row_ok = b.setp(Cmp::Lt, Ty::U32, row, pm);
-                        let wrow = b.add_u32(zm, row);
-                        let rbase = b.mul_u32(wrow, pnpad);
-                        for j in 0..8u32 {
-                            let col = b.add_u32(col0, j * 8);
-                            let e = b.add_u32(rbase, col);
-                            let addr = b.addr64(pws, e, 4u32);
-                            let v0 = acc[mt][j as usize][hh * 2];
-                            let v1 = acc[mt][j as usize][hh * 2 + 1];
-                            b.guarded(row_ok, false, |b| {
-                                b.st_vec(Space::Global, Ty::F32, Addr::reg(addr), &[v0, v1]);
-                            });
-                        }
+                for p in &pairs {
+                    // One f32 pair store along a row, two single stores down a column.
+                    let parts: Vec<(u32, &[Reg])> =
+                        if p.down { vec![(0, &p.v[..1]), (1, &p.v[1..])] } else { vec![(0, &p.v[..])] };
+                    for (dr, v) in parts {
+                        let r = b.add_u32(p.row, dr);
+                        let row_ok = b.setp(Cmp::Lt, Ty::U32, r, pm);
+                        let wrow = b.add_u32(zm, r);
+                        let e = b.mad_u32(wrow, pnpad, p.col);
+                        let addr = b.addr64(pws, e, 4u32);
+                        b.guarded(row_ok, false, |b| b.st_vec(Space::Global, Ty::F32, Addr::reg(addr), v));
                     }
                 }
             });
@@ -681,9 +789,9 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
             b.if_then(last, |b| {
                 b.emit(Inst::Membar { level: MembarLevel::Gl });
                 reduce_tile(b, &ReduceTile { threads, bm, bn, tid, m0, nb0, pm, pnpad, nz, slice, pws }, |b, row, col, v| {
-                    store_pair(b, row, col, [v[0], v[1]]);
+                    store_pair(b, row, col, [v[0], v[1]], false);
                     let col2 = b.add_u32(col, 2u32);
-                    store_pair(b, row, col2, [v[2], v[3]]);
+                    store_pair(b, row, col2, [v[2], v[3]], false);
                 });
                 b.guarded(first, false, |b| b.st(Space::Global, Ty::U32, Addr::reg(caddr), 0u32));
             });

@@ -13,7 +13,7 @@ use std::borrow::Cow;
 
 /// Identifies the code generator: bundles (and cached PTX) from another version are rebuilt.
 /// Bump the last number whenever generated code changes.
-pub const GENERATOR_VERSION: &str = concat!("humming-core ", env!("CARGO_PKG_VERSION"), " a16/3");
+pub const GENERATOR_VERSION: &str = concat!("humming-core ", env!("CARGO_PKG_VERSION"), " a16/4");
 
 /// One kernel as PTX text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,14 +26,25 @@ pub struct CompiledKernel {
     pub ptx_version: PtxVersion,
     /// Threads per CTA the entry requires (`.reqntid`).
     pub threads: u32,
+    /// [`CompiledKernel::id_of`] the PTX, computed once where the kernel is made: the runtime's
+    /// module cache keys on it (hashing the PTX, ~100 KB, on every launch cost tens of
+    /// microseconds).
+    pub ptx_id: u64,
 }
 
 impl CompiledKernel {
+    /// A 64-bit FNV-1a hash of `ptx` (the same on every platform and toolchain, so the macro can
+    /// compute it at build time).
+    pub fn id_of(ptx: &str) -> u64 {
+        ptx.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
+    }
+
     /// Prints `kernel` for `arch`.
     pub fn print(kernel: &Kernel, arch: Arch) -> Result<CompiledKernel, KernelError> {
         let text = ptx::print(kernel, arch).map_err(|e| KernelError::Ptx(e.to_string()))?;
         let ptx_version = ptx::required_version(kernel, arch).map_err(|e| KernelError::Ptx(e.to_string()))?;
-        Ok(CompiledKernel { name: kernel.name.clone().into(), ptx: text.into(), ptx_version, threads: kernel.block_threads })
+        let ptx_id = CompiledKernel::id_of(&text);
+        Ok(CompiledKernel { name: kernel.name.clone().into(), ptx: text.into(), ptx_version, threads: kernel.block_threads, ptx_id })
     }
 
     /// Whether the kernel waits for the grids before it (`griddepcontrol.wait`, the A16 GEMMs on

@@ -89,6 +89,7 @@ fn parse(text: &str, spec: &Spec, buckets: &[(u32, KernelPlan)]) -> Option<GemmB
         let ptx = body.get(..len)?;
         kernels.push(CompiledKernel {
             name: name.to_string().into(),
+            ptx_id: CompiledKernel::id_of(ptx),
             ptx: ptx.to_string().into(),
             ptx_version: PtxVersion::new(major.parse().ok()?, minor.parse().ok()?),
             threads: threads.parse().ok()?,

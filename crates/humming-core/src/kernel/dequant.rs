@@ -1,5 +1,6 @@
 //! Dequantizers: a lane's packed words of one (k16, n64) block -> its 16 B-fragment registers,
-//! zero point subtracted and group scale applied, in the activation's 16-bit type. No lookup
+//! zero point subtracted and group scale applied (unless the kernel scales the sums instead),
+//! in the activation's 16-bit type. No lookup
 //! tables: integers by the magic-number method, floats by re-aligning their bits.
 //!
 //! Pair `p = 2j + r` of the [`crate::pack::fragment`] layout becomes register `p`: n8 tile `j`,
@@ -61,8 +62,8 @@ impl Act16 {
 #[derive(Clone, Copy, Debug)]
 pub struct TileQuant {
     /// The group scale: a 16-bit pair (both halves equal) in the activation type, or an f32 for
-    /// [`Dequant::IntF32`].
-    pub scale: Reg,
+    /// [`Dequant::IntF32`]. `None`: the fragment stays unscaled (the kernel scales the sums).
+    pub scale: Option<Reg>,
     /// The zero-point operand: for the magic paths the pair to subtract (`magic + z`, bf16
     /// negated), for the f32 path `2^23 + z` as an f32 register. `None`: the implicit constant.
     pub zero: Option<Reg>,
@@ -173,7 +174,10 @@ impl Dequant {
                                 let v = b.op(BinOp::Or, Ty::B32, q, 0x4B00_0000u32);
                                 let f = b.mov_as(RegClass::F32, v);
                                 let c = b.op(BinOp::Sub, Ty::F32, f, zero);
-                                b.op(BinOp::Mul, Ty::F32, c, t.scale)
+                                match t.scale {
+                                    Some(s) => b.op(BinOp::Mul, Ty::F32, c, s),
+                                    None => c,
+                                }
                             })
                             .collect();
                         let d = b.reg(RegClass::B32);
@@ -212,8 +216,9 @@ impl Dequant {
 }
 
 /// `v * scale` rounded once in the activation type (bf16 through fma with -0, as there is no
-/// `mul.bf16x2` before sm_90).
-fn scale_pair(b: &mut KernelBuilder, act: Act16, v: Reg, scale: Reg) -> Reg {
+/// `mul.bf16x2` before sm_90); `v` itself without a scale.
+fn scale_pair(b: &mut KernelBuilder, act: Act16, v: Reg, scale: Option<Reg>) -> Reg {
+    let Some(scale) = scale else { return v };
     match act {
         Act16::F16 => b.op_pk(BinOp::Mul, Ty::F16x2, v, scale),
         Act16::Bf16 => b.fma(Ty::Bf16x2, v, scale, 0x8000_8000u32),

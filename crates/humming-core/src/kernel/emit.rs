@@ -102,18 +102,18 @@ pub(crate) trait Emit {
         self.b().emit(Inst::Mov { ty, dst, src: a.into() });
         dst
     }
-    /// `mma.sync` accumulating in place into `acc` (f32 accumulators).
-    fn mma_acc(&mut self, shape: MmaShape, ab: MmaType, acc: &[Reg], a: &[Reg], bfrag: &[Reg]) {
+    /// `mma.sync` with f32 accumulators: `d = c + a * b`.
+    fn mma_to(&mut self, shape: MmaShape, ab: MmaType, d: &[Reg], c: &[Reg], a: &[Reg], bfrag: &[Reg]) {
         self.b().emit(Inst::Mma {
             shape,
             d_ty: MmaType::F32,
             a_ty: ab,
             b_ty: ab,
             c_ty: MmaType::F32,
-            d: acc.to_vec(),
+            d: d.to_vec(),
             a: a.to_vec(),
             b: bfrag.to_vec(),
-            c: acc.to_vec(),
+            c: c.to_vec(),
         });
     }
 }

@@ -168,14 +168,21 @@ pub const MAX_M: usize = (i32::MAX / 2) as usize;
 
 /// Bytes of workspace a launch with `split` K-splits needs (0 without a split): `split` slices
 /// of `m x n_pad` f32 partials, then one u32 arrival counter per output tile (room for the
-/// smallest tile, 16 x 64, so any plan fits). Zero-filled before first use (see
+/// smallest tile, 8 x 64 of a swapped plan, so any plan fits). Zero-filled before first use (see
 /// [`GemmOperands::workspace`]).
 pub fn workspace_bytes(layout: &A16Layout, m: usize, split: u32) -> usize {
     if split > 1 { split as usize * m * layout.n_pad * 4 + counter_bytes(layout, m) } else { 0 }
 }
 
+/// The byte range of the arrival counters inside a workspace of [`workspace_bytes`] (what must
+/// be zero when a split launch starts; every launch leaves it zero again).
+pub fn workspace_counters(layout: &A16Layout, m: usize, split: u32) -> std::ops::Range<usize> {
+    let start = split as usize * m * layout.n_pad * 4;
+    start..start + if split > 1 { counter_bytes(layout, m) } else { 0 }
+}
+
 fn counter_bytes(layout: &A16Layout, m: usize) -> usize {
-    (layout.n_pad / 64) * m.div_ceil(16) * 4
+    (layout.n_pad / 64) * m.div_ceil(8) * 4
 }
 
 /// Alignment of activation, output and workspace addresses (16-byte vector copies).

@@ -23,14 +23,19 @@ impl MmaOp {
 
     /// `acc (4 f32) += a (4 regs, ldmatrix x4 order) * b (2 regs)`.
     pub fn emit(&self, b: &mut KernelBuilder, acc: &[Reg], a: &[Reg], bfrag: &[Reg]) {
+        self.emit_to(b, acc, acc, a, bfrag);
+    }
+
+    /// `d (4 f32) = c + a * b` (`c` may be a zero register four times).
+    pub fn emit_to(&self, b: &mut KernelBuilder, d: &[Reg], c: &[Reg], a: &[Reg], bfrag: &[Reg]) {
         match *self {
             MmaOp::K16(act) => {
                 let t = if act == Act16::F16 { MmaType::F16 } else { MmaType::Bf16 };
-                b.mma_acc(MmaShape::M16N8K16, t, acc, a, bfrag);
+                b.mma_to(MmaShape::M16N8K16, t, d, c, a, bfrag);
             }
             MmaOp::K8x2 => {
-                b.mma_acc(MmaShape::M16N8K8, MmaType::F16, acc, &a[0..2], &bfrag[0..1]);
-                b.mma_acc(MmaShape::M16N8K8, MmaType::F16, acc, &a[2..4], &bfrag[1..2]);
+                b.mma_to(MmaShape::M16N8K8, MmaType::F16, d, c, &a[0..2], &bfrag[0..1]);
+                b.mma_to(MmaShape::M16N8K8, MmaType::F16, d, d, &a[2..4], &bfrag[1..2]);
             }
         }
     }

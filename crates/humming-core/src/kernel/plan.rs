@@ -9,7 +9,8 @@ use std::fmt;
 /// Tile shape and pipeline depth of one generated kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct KernelPlan {
-    /// m16 tiles per CTA: the CTA covers `16 * m_tiles` rows of M.
+    /// Row tiles of M per CTA: m16 tiles (`16 * m_tiles` rows), or with `swap` n8 tiles of the
+    /// MMA (`8 * m_tiles` rows, 1 or 2 of them).
     pub m_tiles: u32,
     /// Warps side by side along N, each owning one 64-wide block: `BN = 64 * n_warps`.
     pub n_warps: u32,
@@ -20,11 +21,17 @@ pub struct KernelPlan {
     pub bk: u32,
     /// Pipeline stages in shared memory: >= 2 with cp.async (sm_80+); 1 = plain loads (sm_75).
     pub stages: u32,
+    /// Swapped operands (small M): the dequantized weights are the MMA's A operand (each warp's
+    /// 64 columns are four m16 tiles) and the activations its B operand (rows of M are n8 tiles),
+    /// so a k16 step of 64 columns takes 4 MMAs per 8 rows of M instead of 8 per 16; the group
+    /// scales are then applied to the f32 sums of each warp's k range (once per group instead
+    /// of once per weight pair) when the group spans that range.
+    pub swap: bool,
 }
 
 /// The rules [`KernelPlan::validate`] checks, in words (for error messages that list what is
 /// valid; keep in step with `validate`).
-pub const PLAN_RULES: &str = "m_tiles 1..=8, n_warps and k_warps 1..=8 (at most 16 warps), bk 64, 128, 256 or 512 with \
+pub const PLAN_RULES: &str = "m_tiles 1..=8 (1 or 2 with swap), n_warps and k_warps 1..=8 (at most 16 warps), bk 64, 128, 256 or 512 with \
      bk / 16 a multiple of k_warps, stages 2..=8 (sm_80 and newer) or 1 (sm_75), and fits the target's shared memory";
 
 /// Why a plan cannot be generated for a target.
@@ -37,7 +44,13 @@ pub enum PlanError {
 impl KernelPlan {
     /// Rows of M per CTA.
     pub fn bm(&self) -> u32 {
-        16 * self.m_tiles
+        if self.swap { 8 * self.m_tiles } else { 16 * self.m_tiles }
+    }
+
+    /// f32 accumulators per lane: 32 per m16 tile (8 n8 tiles), or 16 per n8 tile of M with
+    /// `swap` (4 m16 tiles).
+    pub fn acc_per_lane(&self) -> u32 {
+        if self.swap { 16 * self.m_tiles } else { 32 * self.m_tiles }
     }
 
     /// Columns of N per CTA.
@@ -72,7 +85,7 @@ impl KernelPlan {
 
     /// Shared memory of the k-warp reduction: one f32 accumulator set per extra k warp.
     pub fn reduce_bytes(&self) -> u32 {
-        (self.k_warps - 1) * self.n_warps * 32 * self.m_tiles * 32 * 4
+        (self.k_warps - 1) * self.n_warps * 32 * self.acc_per_lane() * 4
     }
 
     /// Dynamic shared memory the kernel needs with `qbytes` of quantization parameters per
@@ -94,6 +107,9 @@ impl KernelPlan {
         let bad = |reason: String| Err(PlanError::Invalid { plan: self.to_string(), reason });
         if !(1..=8).contains(&self.m_tiles) {
             return bad(format!("m_tiles {} not in 1..=8", self.m_tiles));
+        }
+        if self.swap && self.m_tiles > 2 {
+            return bad(format!("swapped plans cover 8 or 16 rows of M (m_tiles 1 or 2), not {}", self.bm()));
         }
         if !(1..=8).contains(&self.n_warps) || !(1..=8).contains(&self.k_warps) {
             return bad("n_warps and k_warps must be 1..=8".into());
@@ -120,13 +136,16 @@ impl KernelPlan {
     }
 
     /// The documented heuristic. `m` is the runtime M; `n_pad` the padded N of the packed weights.
-    /// Chosen from the plan x split sweeps of `docs/perf-notes.md` (v3, H200, W4A16 g128, CUDA-graph
-    /// harness); "wide N" means at least 256 n64 blocks (N >= 16384), where more CTAs along N
-    /// exist and a wider N tile wins.
+    /// Chosen from the plan x split sweeps of `docs/perf-notes.md` (v3 and v4, H200, W4A16 g128,
+    /// CUDA-graph harness); "wide N" means at least 256 n64 blocks (N >= 16384), where more CTAs
+    /// along N exist and a wider N tile wins.
     ///
-    /// - M <= 16 (decode, one m16 tile): 8 k warps on one n64 block, 512-deep stages, 3 stages
-    ///   (`m1x16_n1x64_k8w_bk512_s3`, 2 CTAs/SM); wide N: 2 warps along N, 4 k warps, 256-deep
-    ///   stages, 4 stages (`m1x16_n2x64_k4w_bk256_s4`).
+    /// - M <= 8 (decode): swapped operands with one n8 tile of M ([`KernelPlan::swap`]), 8 k
+    ///   warps on one n64 block, 512-deep stages, 3 stages (`m1x8_n1x64_k8w_bk512_s3`, 2
+    ///   CTAs/SM); wide N: 2 warps along N, 4 k warps, 256-deep stages, 4 stages
+    ///   (`m1x8_n2x64_k4w_bk256_s4`). 23-28% faster than the m16 plans below (v4 sweep).
+    /// - M 9..=16: the same shapes with one m16 tile (`m1x16_...`): swapped plans with two n8
+    ///   tiles of M were no faster there (v4: within 3%, once compiled for 2 CTAs/SM).
     /// - M <= 32: `m2x16_n1x64_k4w_bk256_s4`; wide N `m2x16_n2x64_k2w_bk256_s3`.
     /// - M <= 128: `m{ceil(M/16)}x16_n1x64_k4w_bk256_s2` (4 m16 tiles at most; 230 registers
     ///   since the activation copies share one address); wide N and M > 128:
@@ -139,7 +158,8 @@ impl KernelPlan {
     pub fn choose(m: usize, n_pad: usize, arch: Arch, bits: u8) -> KernelPlan {
         let n_blocks = (n_pad / 64).max(1) as u32;
         let wide = n_blocks >= 256;
-        let m_tiles = (m.div_ceil(16)).clamp(1, 4) as u32;
+        let swap = m <= 8;
+        let m_tiles = if swap { 1 } else { m.div_ceil(16).clamp(1, 4) as u32 };
         let cp_async = arch >= Arch::Sm80;
         let (n_warps, k_warps, bk, stages) = match (m, wide) {
             (0..=16, false) => (1, 8, 512, 3),
@@ -153,7 +173,7 @@ impl KernelPlan {
             _ => (2, 2, 128, 3),
         };
         let stages = if cp_async { stages } else { 1 };
-        let mut plan = KernelPlan { m_tiles, n_warps: n_warps.min(n_blocks), k_warps, bk, stages };
+        let mut plan = KernelPlan { m_tiles, n_warps: n_warps.min(n_blocks), k_warps, bk, stages, swap };
         while plan.validate(arch, bits).is_err() {
             if plan.stages > 2 {
                 plan.stages -= 1;
@@ -161,7 +181,7 @@ impl KernelPlan {
                 plan.bk /= 2;
             } else if plan.n_warps > 1 {
                 plan.n_warps /= 2;
-            } else if plan.m_tiles > 1 {
+            } else if plan.m_tiles > 1 && !plan.swap {
                 plan.m_tiles -= 1;
             } else if plan.k_warps > 1 {
                 plan.k_warps /= 2;
@@ -172,14 +192,20 @@ impl KernelPlan {
         plan
     }
 
-    /// The plans a kernel set carries when N is not known (macro-generated kernels, runtime
-    /// bundles): one per M bucket, as `(largest M of the bucket, plan)`, M ascending; the last
-    /// bucket takes every larger M. Each is [`KernelPlan::choose`] at the bucket's top M for a
-    /// wide N (kernels handle any N; the N choice only shrinks tiles for tiny N).
+    /// The plans a kernel set carries when N is not known (macro-generated kernels): one per M
+    /// bucket, as `(largest M of the bucket, plan)`, M ascending; the last bucket takes every
+    /// larger M. [`KernelPlan::buckets_for`] a 4096-wide N (kernels handle any N; the N choice
+    /// only shrinks tiles for tiny N and widens them for wide N).
     pub fn buckets(arch: Arch, bits: u8) -> Vec<(u32, KernelPlan)> {
+        Self::buckets_for(arch, bits, 4096)
+    }
+
+    /// The M buckets for weights of padded width `n_pad` (the runtime's layers, which know it):
+    /// each bucket's plan is [`KernelPlan::choose`] at the bucket's top M.
+    pub fn buckets_for(arch: Arch, bits: u8, n_pad: usize) -> Vec<(u32, KernelPlan)> {
         let mut out: Vec<(u32, KernelPlan)> = Vec::new();
-        for top in [16u32, 32, 48, 64, 128, u32::MAX] {
-            let plan = KernelPlan::choose(top.min(256) as usize, 4096, arch, bits);
+        for top in [8u32, 16, 32, 48, 64, 128, u32::MAX] {
+            let plan = KernelPlan::choose(top.min(256) as usize, n_pad, arch, bits);
             match out.last_mut() {
                 Some(last) if last.1 == plan => last.0 = top,
                 _ => out.push((top, plan)),
@@ -225,7 +251,8 @@ pub fn max_dynamic_smem(arch: Arch) -> u32 {
 impl std::str::FromStr for KernelPlan {
     type Err = String;
 
-    /// Parses the [`fmt::Display`] form, e.g. `m1x16_n4x64_k2w_bk128_s4` (not validated).
+    /// Parses the [`fmt::Display`] form, e.g. `m1x16_n4x64_k2w_bk128_s4`, or `m1x8_...` for a
+    /// swapped plan (not validated).
     fn from_str(s: &str) -> Result<KernelPlan, String> {
         let bad = || format!("plan `{s}`: expected the form m1x16_n4x64_k2w_bk128_s4");
         let mut f = s.trim().split('_');
@@ -233,12 +260,14 @@ impl std::str::FromStr for KernelPlan {
             let t = f.next().ok_or_else(bad)?;
             t.strip_prefix(prefix).and_then(|t| t.strip_suffix(suffix)).and_then(|t| t.parse().ok()).ok_or_else(bad)
         };
+        let swap = s.trim().split('_').next().is_some_and(|t| t.ends_with("x8"));
         let plan = KernelPlan {
-            m_tiles: num("m", "x16")?,
+            m_tiles: num("m", if swap { "x8" } else { "x16" })?,
             n_warps: num("n", "x64")?,
             k_warps: num("k", "w")?,
             bk: num("bk", "")?,
             stages: num("s", "")?,
+            swap,
         };
         if f.next().is_some() {
             return Err(bad());
@@ -251,8 +280,10 @@ impl fmt::Display for KernelPlan {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "m{}x16_n{}x64_k{}w_bk{}_s{}",
-            self.m_tiles, self.n_warps, self.k_warps, self.bk, self.stages
+            "m{}x{}_n{}x64_k{}w_bk{}_s{}",
+            self.m_tiles,
+            if self.swap { 8 } else { 16 },
+            self.n_warps, self.k_warps, self.bk, self.stages
         )
     }
 }

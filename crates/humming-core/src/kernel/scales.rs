@@ -37,17 +37,16 @@ impl ScaleSource {
     }
 
     /// Loads the 8 tiles' scales from shared address `saddr` (8 consecutive scales of lane
-    /// group `g`) and, with dynamic zero points, their zero points from `zaddr` (8 bytes).
-    pub fn load_shared(&self, b: &mut KernelBuilder, saddr: Reg, zaddr: Option<Reg>) -> [TileQuant; 8] {
-        let sb = self.scale_bytes();
-        let words = b.ld_vec(Space::Shared, Ty::B32, (8 * sb / 4) as usize, Addr::reg(saddr));
-        let halves: Vec<Option<(Reg, Reg)>> = match self.format {
-            // Both halves of each word as b16 registers: the scale pairs are packs of one half
-            // twice, which ptxas folds into the half-swizzle operand of HMUL2/HFMA2 (no PRMT).
-            ScaleFormat::F16 | ScaleFormat::Bf16 => words.iter().map(|&w| Some(b.unpack_b16(w))).collect(),
-            _ => vec![None; words.len()],
+    /// group `g`; `None`: no scales, the kernel applies them to the sums) and, with dynamic zero
+    /// points, their zero points from `zaddr` (8 bytes).
+    pub fn load_shared(&self, b: &mut KernelBuilder, saddr: Option<Reg>, zaddr: Option<Reg>) -> [TileQuant; 8] {
+        let scale: Vec<Option<Reg>> = match saddr {
+            Some(saddr) => {
+                let (words, halves) = self.load_words(b, saddr);
+                (0..8).map(|j| Some(self.scale_of(b, &words, &halves, j))).collect()
+            }
+            None => vec![None; 8],
         };
-        let scale: Vec<Reg> = (0..8).map(|j| self.scale_of(b, &words, &halves, j)).collect();
         let zero: Vec<Option<Reg>> = match (self.dynamic_zero, zaddr) {
             (true, Some(zaddr)) => {
                 let zw = b.ld_vec(Space::Shared, Ty::B32, 2, Addr::reg(zaddr));
@@ -57,6 +56,52 @@ impl ScaleSource {
             (false, _) => vec![None; 8],
         };
         std::array::from_fn(|j| TileQuant { scale: scale[j], zero: zero[j] })
+    }
+
+    /// The 8 tiles' scales at `saddr` as f32 registers, for scaling f32 sums: exact conversions
+    /// of the values [`ScaleSource::load_shared`] gives the dequantizer.
+    pub fn load_f32(&self, b: &mut KernelBuilder, saddr: Reg) -> [Reg; 8] {
+        let (words, halves) = self.load_words(b, saddr);
+        std::array::from_fn(|j| match (self.format, self.f32_scales) {
+            (_, true) => self.scale_of(b, &words, &halves, j),
+            // 16-bit scales straight from their half of the word.
+            (ScaleFormat::F16, false) => {
+                let (lo, hi) = halves[j / 2].expect("16-bit scales are unpacked");
+                b.cvt(Ty::F32, Ty::F16, None, if j % 2 == 0 { lo } else { hi })
+            }
+            (ScaleFormat::Bf16, false) => {
+                let w = words[j / 2];
+                let v = if j % 2 == 0 { b.shl32(w, 16) } else { b.and32(w, 0xFFFF_0000u32) };
+                b.mov_as(RegClass::F32, v)
+            }
+            // 8-bit scales through the activation-type pair (both halves equal).
+            _ => {
+                let pair = self.scale_of(b, &words, &halves, j);
+                match self.act {
+                    Act16::F16 => {
+                        let (lo, _) = b.unpack_b16(pair);
+                        b.cvt(Ty::F32, Ty::F16, None, lo)
+                    }
+                    Act16::Bf16 => {
+                        let v = b.shl32(pair, 16);
+                        b.mov_as(RegClass::F32, v)
+                    }
+                }
+            }
+        })
+    }
+
+    /// The scale words at `saddr` (8 scales) and, for 16-bit formats, each word's halves.
+    fn load_words(&self, b: &mut KernelBuilder, saddr: Reg) -> (Vec<Reg>, Vec<Option<(Reg, Reg)>>) {
+        let sb = self.scale_bytes();
+        let words = b.ld_vec(Space::Shared, Ty::B32, (8 * sb / 4) as usize, Addr::reg(saddr));
+        let halves = match self.format {
+            // Both halves of each word as b16 registers: the scale pairs are packs of one half
+            // twice, which ptxas folds into the half-swizzle operand of HMUL2/HFMA2 (no PRMT).
+            ScaleFormat::F16 | ScaleFormat::Bf16 => words.iter().map(|&w| Some(b.unpack_b16(w))).collect(),
+            _ => vec![None; words.len()],
+        };
+        (words, halves)
     }
 
     /// Scale of tile `j` as the dequantizer wants it.
