@@ -16,7 +16,7 @@ step gpu_runtime $B/gpu_runtime --test-threads=1 --nocapture
 step gpu_macro $B/gpu_macro --test-threads=1 --nocapture
 step gpu_ir_samples $B/gpu_ir_samples --test-threads=1 --nocapture
 step gpu_a16_targets $B/gpu_a16 --test-threads=1 --nocapture every_target
-step memcheck_runtime compute-sanitizer --tool memcheck --error-exitcode 9 $B/gpu_runtime --test-threads=1 misuse back_to_back
+step memcheck_runtime compute-sanitizer --tool memcheck --error-exitcode 9 $B/gpu_runtime --test-threads=1 misuse back_to_back workspace
 step racecheck_a16 compute-sanitizer --tool racecheck --error-exitcode 9 $B/example_sanitize_a16
 for ex in quickstart runtime_spec custom_format; do step example_$ex $B/example_$ex; done
 echo "device quick check exit $status"

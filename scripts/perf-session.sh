@@ -125,6 +125,43 @@ case "$phase" in
     HUMMING_MIN_CTAS=1 timeout 150 "$B/bin/bench_a16" --label v5one --no-copy --shapes $shapes,4096x4096 --m 1,16 --harness graph --plans $p --splits 1,2,4,8 >> "$H" 2>> "$L"
     echo '{}' > "$T"
     ;;
+  v6)
+    # Session 4: swapped plans for M <= 16 (weights as the MMA's A operand, group scales on the
+    # f32 sums). GPU checks (every target at the default plans; the swept plans at odd M and
+    # large splits), then the swapped candidates x splits against v3's plans in the same call.
+    export HUMMING_REQUIRE_GPU=1
+    s1=m1x8_n1x64_k8w_bk512_s3,m1x8_n1x64_k4w_bk512_s4,m1x8_n1x64_k4w_bk256_s4,m1x8_n2x64_k4w_bk256_s4,m1x8_n1x64_k8w_bk512_s4,m1x8_n1x64_k8w_bk256_s4
+    s2=m2x8_n1x64_k8w_bk512_s3,m2x8_n1x64_k4w_bk512_s4,m2x8_n1x64_k4w_bk256_s4,m2x8_n2x64_k4w_bk256_s4,m2x8_n1x64_k8w_bk256_s4
+    old=m1x16_n1x64_k8w_bk512_s3,m1x16_n2x64_k4w_bk256_s4
+    { timeout 120 $B/bin/gpu_a16 --test-threads=1 --nocapture every_target realistic 2>&1 | grep -vE "^\s*$" | tail -n 12
+      timeout 40 "$B/bin/bench_a16" --label chk --no-copy --shapes 4096x4096 --m 5 --harness graph --iters 2 --reps 1 --plans $s1 --splits auto,3,8 --check 5x4096x4096
+      timeout 40 "$B/bin/bench_a16" --label chk --no-copy --shapes 4096x4096 --m 13 --harness graph --iters 2 --reps 1 --plans $s2 --splits auto,3,8 --check 13x4096x4096
+      timeout 40 "$B/bin/bench_a16" --label chk --no-copy --weight u8 --act bf16 --group 32 --shapes 4096x4096 --m 1,16 --harness graph --iters 2 --reps 1 --plans auto --splits auto,3 --check 16x4096x4096
+      timeout 40 "$B/bin/bench_a16" --label chk --no-copy --weight e2m1 --act bf16 --scale ue8m0 --group 32 --shapes 4096x4096 --m 1,16 --harness graph --iters 2 --reps 1 --plans auto --splits auto,3 --check 16x4096x4096
+      for tool in memcheck racecheck; do
+        timeout 50 compute-sanitizer --tool $tool --error-exitcode 9 $B/bin/sanitize_a16 2>&1 | tail -n 4; echo "sanitizer $tool exit ${PIPESTATUS[0]}"
+      done; } > "$OUT/tests.txt" 2>&1
+    grep -E "test result|FAILED|panicked|passed|rror|exit" "$OUT/tests.txt" | head -20; echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"
+    timeout 150 "$B/bin/bench_a16" --label v6s --shapes $shapes,4096x4096 --m 1 --harness graph --plans $old,$s1,$s2 --splits auto,1,2,4,8 >> "$H" 2>> "$L"
+    timeout 120 "$B/bin/bench_a16" --label v6s --no-copy --shapes $shapes,4096x4096 --m 8,16 --harness graph --plans $old,$s1,$s2 --splits auto,1,2,4,8 >> "$H" 2>> "$L"
+    echo '{}' > "$T"
+    ;;
+  v7)
+    # Session 4: swapped plans of two n8 tiles of M (M 9..16) compiled for 2 CTAs per SM
+    # (at most 128 registers) against v3's M <= 16 plans; ncu of the swapped M = 1 kernel.
+    s2=m2x8_n1x64_k8w_bk512_s3,m2x8_n2x64_k4w_bk256_s4,m2x8_n1x64_k8w_bk256_s4
+    old=m1x16_n1x64_k8w_bk512_s3,m1x16_n2x64_k4w_bk256_s4
+    timeout 40 "$B/bin/bench_a16" --label chk --no-copy --shapes 4096x4096 --m 13 --harness graph --iters 2 --reps 1 --plans $s2 --splits auto,3 --check 13x4096x4096 > /dev/null 2> "$OUT/tests.txt"
+    echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"; grep -vE "^check|^NVIDIA|^N x K|^skip" "$OUT/tests.txt" | head -5
+    timeout 150 "$B/bin/bench_a16" --label v7s --no-copy --shapes $shapes,4096x4096 --m 16 --harness graph --plans $old,$s2 --splits 1,2,4 >> "$H" 2>> "$L"
+    if command -v ncu >/dev/null; then
+      timeout 60 ncu --clock-control none --target-processes all -k regex:hm_a16 -s 2 -c 1 \
+        --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats --section SchedulerStats \
+        --section Occupancy --section LaunchStats --section InstructionStats \
+        "$B/bin/bench_a16" --no-copy --shapes 8192x8192 --m 1 --harness launch --iters 2 --reps 1 > "$OUT/ncu_m1.txt" 2>&1
+    fi
+    echo '{}' > "$T"
+    ;;
 esac
 python3 $B/bench_table.py "$H" "$T" > "$OUT/table.txt"
 python3 $B/bench_table.py --all "$H" > "$OUT/sweep.txt"

@@ -175,7 +175,7 @@ fn gpu_runtime_misuse_is_typed_errors() {
     let mut huge = s.bundles[0].clone();
     let mut vs = huge.variants.to_vec();
     for v in &mut vs {
-        v.plan = KernelPlan { m_tiles: 8, n_warps: 4, k_warps: 1, bk: 256, stages: 8 };
+        v.plan = KernelPlan { m_tiles: 8, n_warps: 4, k_warps: 1, bk: 256, stages: 8, swap: false };
     }
     huge.variants = vs.into();
     expect("too much shared memory", launch_gemm(&[huge], &stream, &s.x, &s.weights, &mut s.y), &|e| matches!(e, RuntimeError::SharedMemory { .. }));
@@ -276,4 +276,44 @@ fn gpu_runtime_back_to_back_layers_match_synchronized() {
         assert_eq!(diff, 0, "M={m}: {diff} of {} outputs differ between back-to-back and synchronized launches", want.len());
     }
     println!("12 dependent {arch} layers (4096 -> 28672 -> 4096, 6 times) back to back (programmatic dependent launch: {pdl}) equal the synchronized chain bit for bit at M = 8 and 64");
+}
+
+/// The split-K workspace a layer keeps between launches: calls of changing M (new counter
+/// ranges, a larger buffer) on two streams, queued without synchronizing, give the same bits as
+/// the same calls on a fresh layer synchronized after each.
+#[test]
+fn gpu_runtime_workspace_reuse_across_shapes_and_streams() {
+    let Some(gpu) = gpu_or_skip("gpu_runtime_workspace_reuse_across_shapes_and_streams") else { return };
+    let arch = gpu.native_arch().unwrap_or(Arch::Sm80);
+    let spec = spec("u4", ActFormat::F16, |p| p.arch = arch);
+    let (n, k) = (4096, 4096);
+    let mut rng = humming::core::rng::SplitMix64::new(31);
+    let w: Vec<f32> = (0..n * k).map(|_| rng.unit_f32()).collect();
+    let calls = [1usize, 8, 5, 8, 16, 64, 8, 1, 33, 1];
+    let xs: Vec<Vec<f16>> = calls.iter().map(|&m| (0..m * k).map(|_| f16::from_f32(rng.unit_f32())).collect()).collect();
+    let run = |sync: bool| -> Vec<Vec<u16>> {
+        let layer = QuantizedLinear::from_f32(&gpu, &w, n, k, &spec).unwrap();
+        let streams = [gpu.stream().unwrap(), gpu.stream().unwrap()];
+        let mut outs = Vec::new();
+        for (i, x) in xs.iter().enumerate() {
+            let stream = &streams[i % 2];
+            let x = DeviceBuf::from_slice(&gpu, x).unwrap();
+            let mut y = DeviceBuf::<f16>::poisoned(&gpu, calls[i] * n).unwrap();
+            layer.forward(stream, &x, &mut y).unwrap();
+            if sync {
+                stream.synchronize().unwrap();
+            }
+            outs.push((x, y));
+        }
+        streams.iter().for_each(|s| s.synchronize().unwrap());
+        outs.iter().map(|(_, y)| y.to_vec().unwrap().iter().map(|v| v.to_bits()).collect()).collect()
+    };
+    let (want, got) = (run(true), run(false));
+    for (i, (a, b)) in want.iter().zip(&got).enumerate() {
+        let finite = a.iter().filter(|&&v| f16::from_bits(v).is_finite() && v & 0x7fff != 0).count();
+        assert!(finite > a.len() * 9 / 10, "call {i} (M = {}): outputs must be finite and non-zero", calls[i]);
+        let diff = a.iter().zip(b).filter(|(x, y)| x != y).count();
+        assert_eq!(diff, 0, "call {i} (M = {}): {diff} of {} outputs differ from the synchronized fresh layer", calls[i], a.len());
+    }
+    println!("{} {arch} calls of M {calls:?} on two streams reuse one split-K workspace and equal synchronized calls bit for bit", calls.len());
 }

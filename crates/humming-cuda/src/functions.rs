@@ -1,6 +1,8 @@
 //! The process-wide cache of loaded kernels: a PTX module is JIT-loaded once per (context,
-//! kernel identity) and shared by every thread; the identity is the entry name plus a hash of
-//! the PTX text, so two different modules with one name never alias.
+//! kernel identity) and shared by every thread; the identity is the entry name plus the PTX's
+//! hash computed where the kernel was made ([`CompiledKernel::ptx_id`], checked against the
+//! text when the module is loaded), so two different modules with one name never alias and a
+//! launch does not rehash ~100 KB of PTX.
 
 use crate::driver::check;
 use crate::error::GpuError;
@@ -9,7 +11,6 @@ use crate::module::Module;
 use cust::sys as cu;
 use humming_core::kernel::CompiledKernel;
 use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -69,13 +70,14 @@ pub fn loaded_count() -> usize {
 
 /// The loaded `kernel` in `gpu`'s primary context, loading it on first use.
 pub fn get(gpu: &Gpu, kernel: &CompiledKernel) -> Result<Arc<LoadedKernel>, GpuError> {
-    let mut h = std::hash::DefaultHasher::new();
-    kernel.ptx.hash(&mut h);
-    let key = (gpu.raw_context() as usize, kernel.name.to_string(), h.finish());
+    let key = (gpu.raw_context() as usize, kernel.name.to_string(), kernel.ptx_id);
     // A poisoned lock only means another thread panicked while holding it; the map stays valid.
     let mut map = cache().lock().unwrap_or_else(|p| p.into_inner());
     if let Some(k) = map.get(&key) {
         return Ok(k.clone());
+    }
+    if CompiledKernel::id_of(&kernel.ptx) != kernel.ptx_id {
+        return Err(GpuError::BadLaunch { kernel: kernel.name.to_string(), reason: "its ptx_id is not the hash of its PTX (CompiledKernel::id_of)".into() });
     }
     gpu.make_current()?;
     let module = Module::load_ptx(&kernel.ptx, &kernel.name)?;

@@ -14,7 +14,7 @@ use crate::weights::GpuWeights;
 use cust::stream::Stream;
 use cust::sys as cu;
 use humming_core::ir::DevPtr;
-use humming_core::kernel::launch::{Buf, GemmOperands, Launch, LaunchError, prepare, workspace_bytes};
+use humming_core::kernel::launch::{Buf, GemmOperands, Launch, LaunchError, prepare, workspace_bytes, workspace_counters};
 use humming_core::kernel::{CompiledKernel, GemmBundle, bundle};
 use humming_core::Spec;
 
@@ -99,18 +99,21 @@ pub(crate) fn run(bundle: &GemmBundle, spec: &Spec, stream: &Stream, w: &GpuWeig
         None => None,
     };
 
-    // The split-K workspace (partials and the zero-filled arrival counters of the in-kernel
-    // reduction) is allocated, zeroed and freed in stream order, so launches on other streams
-    // never share it.
-    let ws = if ws_bytes > 0 { Some(StreamAlloc::zeroed(gpu, raw_stream, ws_bytes)?) } else { None };
-    let ops = GemmOperands { workspace: ws.as_ref().map(|s| Buf { ptr: DevPtr(s.ptr), len: ws_bytes }), ..probe };
-    let launches = prepare(spec, &plan, &ops)?;
-    launch(main.raw(), &variant.main, &launches.main, raw_stream)?;
-    if let (Some(r), Some(f)) = (&launches.reduce, &reduce) {
-        launch(f.raw(), &bundle.reduce, r, raw_stream)?;
+    // The split-K workspace (partials and the arrival counters of the in-kernel reduction) is
+    // the weights' own, kept between launches: see `crate::workspace`.
+    let go = |ws: Option<Buf>| -> Result<(), RuntimeError> {
+        let launches = prepare(spec, &plan, &GemmOperands { workspace: ws, ..probe })?;
+        launch(main.raw(), &variant.main, &launches.main, raw_stream)?;
+        if let (Some(r), Some(f)) = (&launches.reduce, &reduce) {
+            launch(f.raw(), &bundle.reduce, r, raw_stream)?;
+        }
+        Ok(())
+    };
+    if ws_bytes == 0 {
+        return go(None);
     }
-    drop(ws);
-    Ok(())
+    let counters = workspace_counters(&l, m, split);
+    w.workspace().with(gpu, raw_stream, ws_bytes, counters, |ptr| go(Some(Buf { ptr: DevPtr(ptr), len: ws_bytes })))
 }
 
 fn check_driver(k: &CompiledKernel) -> Result<(), RuntimeError> {
@@ -136,45 +139,4 @@ fn launch(f: cu::CUfunction, k: &CompiledKernel, l: &Launch, stream: cu::CUstrea
     // buffer was checked against the shape; the stream belongs to the current context.
     unsafe { crate::driver::launch_kernel(f, l.dims, &l.args, stream, k.waits_for_prior_grid())? };
     Ok(())
-}
-
-/// Device memory allocated on a stream and freed on it when dropped (stream-ordered), or, on
-/// devices without memory pools, allocated plainly and freed after the stream drains.
-struct StreamAlloc {
-    ptr: cu::CUdeviceptr,
-    stream: cu::CUstream,
-    pooled: bool,
-}
-
-impl StreamAlloc {
-    /// `bytes` of zeros, ready in stream order.
-    fn zeroed(gpu: &crate::Gpu, stream: cu::CUstream, bytes: usize) -> Result<StreamAlloc, RuntimeError> {
-        let pooled = gpu.memory_pools()?;
-        let mut ptr = 0;
-        // SAFETY: writes one device pointer; the memset covers exactly the new allocation.
-        unsafe {
-            if pooled {
-                check("cuMemAllocAsync", cu::cuMemAllocAsync(&mut ptr, bytes, stream))?;
-            } else {
-                check("cuMemAlloc", cu::cuMemAlloc_v2(&mut ptr, bytes))?;
-            }
-            let alloc = StreamAlloc { ptr, stream, pooled };
-            check("cuMemsetD8Async", cu::cuMemsetD8Async(ptr, 0, bytes, stream))?;
-            Ok(alloc)
-        }
-    }
-}
-
-impl Drop for StreamAlloc {
-    fn drop(&mut self) {
-        // SAFETY: frees the allocation made in `new` once, after the work queued on the stream.
-        unsafe {
-            if self.pooled {
-                cu::cuMemFreeAsync(self.ptr, self.stream);
-            } else {
-                cu::cuStreamSynchronize(self.stream);
-                cu::cuMemFree_v2(self.ptr);
-            }
-        }
-    }
 }

@@ -20,6 +20,7 @@ pub mod module;
 pub mod testing;
 pub mod timer;
 mod weights;
+mod workspace;
 
 pub use buffer::DeviceBuf;
 pub use cust;

@@ -5,11 +5,11 @@
 use crate::buffer::DeviceBuf;
 use crate::elem::Elem16;
 use crate::error::RuntimeError;
-use crate::generate::bundle_for;
+use crate::generate::bundle_with;
 use crate::gpu::Gpu;
 use crate::weights::GpuWeights;
 use cust::stream::Stream;
-use humming_core::kernel::GemmBundle;
+use humming_core::kernel::{GemmBundle, KernelPlan};
 use humming_core::pack::a16::{PackedA16, check_act_range};
 use humming_core::quant::{QuantConfig, QuantizedWeights, quantize};
 use humming_core::Spec;
@@ -47,7 +47,9 @@ impl QuantizedLinear {
         check_act_range(q, spec.act())?;
         let packed = PackedA16::from_quantized(q)?;
         humming_core::kernel::launch::WeightsDesc::of(&packed).check_matches(spec)?;
-        let (bundle, _) = bundle_for(spec)?;
+        // Plans for this layer's width (wide layers take wider N tiles).
+        let buckets = KernelPlan::buckets_for(spec.arch(), spec.weight().bits(), packed.layout.n_pad);
+        let (bundle, _) = bundle_with(spec, &buckets)?;
         if !spec.arch().runs_on(gpu.compute_capability()) {
             let cc = gpu.compute_capability();
             return Err(RuntimeError::NoTarget { cc, targets: spec.arch().name().into() });

@@ -4,6 +4,7 @@
 use crate::buffer::DeviceBuf;
 use crate::error::RuntimeError;
 use crate::gpu::Gpu;
+use crate::workspace::Workspace;
 use humming_core::kernel::launch::{DeviceWeights, WeightsDesc};
 use humming_core::pack::a16::PackedA16;
 use humming_core::ScaleGroup;
@@ -15,6 +16,8 @@ pub struct GpuWeights {
     words: DeviceBuf<u32>,
     scales: DeviceBuf<u8>,
     zeros: Option<DeviceBuf<u8>>,
+    /// The split-K workspace of launches on these weights.
+    workspace: Workspace,
 }
 
 impl GpuWeights {
@@ -44,12 +47,18 @@ impl GpuWeights {
             words: DeviceBuf::from_slice(gpu, &packed.words)?,
             scales: DeviceBuf::from_slice(gpu, &packed.scales)?,
             zeros: packed.zeros.as_deref().map(|z| DeviceBuf::from_slice(gpu, z)).transpose()?,
+            workspace: Workspace::default(),
         })
     }
 
     /// What the weights are.
     pub fn desc(&self) -> &WeightsDesc {
         &self.desc
+    }
+
+    /// The split-K workspace of launches on these weights.
+    pub(crate) fn workspace(&self) -> &Workspace {
+        &self.workspace
     }
 
     /// The device they live on.
