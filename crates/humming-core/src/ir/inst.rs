@@ -262,6 +262,26 @@ pub enum Inst {
         b: Vec<Reg>,
         c: Vec<Reg>,
     },
+    /// `wgmma.mma_async.sync.aligned.m64n{n}k16.f32.{ab}.{ab} {d..}, {a..}, b_desc, scale_d, 1, 1, 0`
+    /// (sm_90a, PTX 8.0): one warpgroup-wide (4 aligned warps) `D[64 x n] = A[64 x 16] x
+    /// B[16 x n] (+ D)`. `a`: 4 `.b32` registers per thread, the `mma.m16n8k16` A fragment of
+    /// rows `16 w..16 w + 16` for warp `w` of the warpgroup; `d`: `n / 2` f32 registers, the
+    /// m16n8 accumulator fragment of each n8 block in turn; `b_desc`: a 64-bit shared-memory
+    /// matrix descriptor of B stored K-major (start, leading byte offset between core matrices
+    /// along K, stride byte offset between 8-row groups along N, no swizzle); `accumulate`: a
+    /// predicate or the immediate 1 (false: `D = A x B`). Asynchronous: `d` and `a` may be
+    /// touched only after a [`Inst::WgmmaWait`] covering it, and a [`Inst::WgmmaFence`] must
+    /// precede the first wgmma and follow register writes it reads.
+    Wgmma { n: u32, ab: MmaType, d: Vec<Reg>, a: Vec<Reg>, b_desc: Reg, accumulate: Operand },
+    /// `wgmma.fence.sync.aligned` (sm_90a, PTX 8.0).
+    WgmmaFence,
+    /// `wgmma.commit_group.sync.aligned` (sm_90a, PTX 8.0).
+    WgmmaCommit,
+    /// `wgmma.wait_group.sync.aligned n` (sm_90a, PTX 8.0): at most `n` groups still pending.
+    WgmmaWait { n: u32 },
+    /// `fence.proxy.async.shared::cta` (sm_90, PTX 8.0): orders this thread's earlier generic
+    /// shared-memory writes before later reads by the async proxy (wgmma's B operand).
+    FenceProxyAsync,
     /// `shfl.sync.mode.b32 d, a, b, c, membermask`.
     Shfl { mode: ShflMode, dst: Reg, a: Operand, b: Operand, c: Operand, mask: u32 },
     /// `bar.sync id{, threads}`.

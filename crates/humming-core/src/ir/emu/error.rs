@@ -61,6 +61,8 @@ pub enum Access {
     CpAsyncDst,
     /// A row read by `ldmatrix`.
     Ldmatrix,
+    /// An element of the B matrix a `wgmma` reads through its descriptor.
+    WgmmaB,
 }
 
 impl fmt::Display for Access {
@@ -72,6 +74,7 @@ impl fmt::Display for Access {
             Access::CpAsyncSrc => "cp.async source read",
             Access::CpAsyncDst => "cp.async destination write",
             Access::Ldmatrix => "ldmatrix row read",
+            Access::WgmmaB => "wgmma B read",
         })
     }
 }

@@ -7,6 +7,7 @@
 use crate::ir::emu::float::{FRnd, Fmt, IRnd};
 use crate::ir::ptx::stmt_text;
 use crate::ir::emu::{EmuError, Site};
+use crate::ir::emu::wgmma::WgmmaOp;
 use crate::ir::{
     AtomOp, BinOp, Cmp, CpAsyncCache, Guard, Inst, Kernel, KernelArg, MmaShape, MmaType, Operand,
     Reg, RegClass, Rnd, ShflMode, Space, SpecialReg, Stmt, Ty, UnOp,
@@ -318,6 +319,8 @@ pub(crate) enum Kind {
         off: i64,
     },
     Mma(u32),
+    /// Index into [`Program::wgmma`]: executed per warpgroup ([`super::wgmma`]).
+    Wgmma(u32),
     Shfl {
         mode: ShflMode,
         dst: u32,
@@ -386,6 +389,7 @@ pub(crate) struct Op {
 pub(crate) struct Program<'k> {
     pub ops: Vec<Op>,
     pub mma: Vec<MmaOp>,
+    pub wgmma: Vec<WgmmaOp>,
     /// Statements in pre-order; [`Op::site`] indexes this.
     pub sites: Vec<&'k Stmt>,
     /// The kernel, to name statements in errors.
@@ -543,6 +547,7 @@ pub(crate) struct Lowerer<'k> {
     shared_bases: Vec<u32>,
     ops: Vec<Op>,
     mma: Vec<MmaOp>,
+    wgmma: Vec<WgmmaOp>,
     sites: Vec<&'k Stmt>,
 }
 
@@ -616,6 +621,7 @@ pub(crate) fn lower<'k>(
         shared_bases: bases,
         ops: Vec::new(),
         mma: Vec::new(),
+        wgmma: Vec::new(),
         sites: Vec::new(),
     };
     l.block(&kernel.body)?;
@@ -627,6 +633,7 @@ pub(crate) fn lower<'k>(
     Ok(Program {
         ops: l.ops,
         mma: l.mma,
+        wgmma: l.wgmma,
         sites: l.sites,
         kernel,
         nregs: kernel.regs.len(),
@@ -1212,7 +1219,37 @@ impl<'k> Lowerer<'k> {
                 src: self.src(&Operand::Reg(*src), Ctx::Bits(32))?,
             },
             // One grid at a time: there is never a grid to wait for or to let start early.
-            Inst::Membar { .. } | Inst::GridDepLaunch => Kind::Nop,
+            // wgmma completes when its warpgroup's last warp reaches it, so the fences and
+            // group waits have nothing left to order.
+            Inst::Membar { .. }
+            | Inst::GridDepLaunch
+            | Inst::WgmmaFence
+            | Inst::WgmmaCommit
+            | Inst::WgmmaWait { .. }
+            | Inst::FenceProxyAsync => Kind::Nop,
+            Inst::Wgmma { n, ab, d, a, b_desc, accumulate } => {
+                if !matches!(ab, MmaType::F16 | MmaType::Bf16) || *n == 0 || *n > 256 || n % 8 != 0 {
+                    return unsupported(format!("wgmma m64n{n}k16 with {ab:?} inputs"));
+                }
+                if d.len() != *n as usize / 2 || a.len() != 4 {
+                    return invalid(format!("wgmma m64n{n}k16 takes {} accumulators and 4 A registers", n / 2));
+                }
+                let acc_pred = match accumulate {
+                    Operand::Imm(1) => None,
+                    Operand::Reg(p) => Some(self.reg(*p, Ctx::Pred, false)?),
+                    _ => return invalid("wgmma accumulate is a predicate or the immediate 1"),
+                };
+                let op = WgmmaOp {
+                    n: *n,
+                    ab: *ab,
+                    d: d.iter().map(|r| self.reg(*r, Ctx::F32, false)).collect::<R<_>>()?,
+                    a: a.iter().map(|r| self.reg(*r, Ctx::Bits(32), false)).collect::<R<_>>()?,
+                    desc: self.reg(*b_desc, Ctx::Bits(64), false)?,
+                    acc_pred,
+                };
+                self.wgmma.push(op);
+                Kind::Wgmma(self.wgmma.len() as u32 - 1)
+            }
             // The guard of `Emulator::set_prior_grid_memory` lifts here.
             Inst::GridDepWait => Kind::GridDepWait,
             Inst::CpAsyncWait { n } => Kind::CpWait { n: *n },

@@ -65,12 +65,21 @@
 //! cores accumulate floats in their own order and internal precision, so GPU f32 results can
 //! differ from the emulator's by a few f32 ulps** (more under heavy cancellation); compare
 //! float mma results with a tolerance.
+//!
+//! `wgmma.mma_async` (sm_90a; A from registers, B through a no-swizzle shared-memory
+//! descriptor) is a warpgroup collective: a warp stops at it like at a barrier, and when the
+//! four warps of its warpgroup are there it runs for all of them at once (same arithmetic as
+//! `mma`), so `wgmma.fence`/`commit_group`/`wait_group` have nothing left to order. A CTA
+//! without whole warpgroups, descriptors or accumulate predicates that differ between threads,
+//! swizzled descriptors, partial warps and B reads outside the window or under a pending
+//! `cp.async` are errors.
 
 mod error;
 mod float;
 mod lower;
 mod mma;
 mod run;
+mod wgmma;
 
 pub use error::{Access, EmuError, Site, ThreadRef};
 

@@ -7,7 +7,7 @@ use crate::ir::emu::lower::{
     AtomKind, Conv, FOp, FTy, IntOp, Kind, MadKind, Op, PGuard, Program, SHARED_BASE, SetpKind,
     Src, UnKind,
 };
-use crate::ir::emu::{GlobalMem, Stats, mma};
+use crate::ir::emu::{GlobalMem, Stats, mma, wgmma};
 use crate::ir::{Cmp, LaunchDims, ShflMode, Space, SpecialReg};
 
 const FULL: u32 = u32::MAX;
@@ -65,6 +65,8 @@ struct Trap {
 enum Stop {
     Exit,
     Barrier { id: u32, threads: Option<u32> },
+    /// At a `wgmma` (index into the program's): waits for the rest of its warpgroup.
+    Wgmma(u32),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -78,7 +80,7 @@ struct Warp {
     pc: usize,
     active: u32,
     state: WState,
-    /// The pc of the `bar.sync` the warp waits at.
+    /// The pc of the `bar.sync` (or `wgmma`) the warp waits at.
     bar_pc: usize,
     /// Past its `griddepcontrol.wait`.
     waited: bool,
@@ -209,6 +211,26 @@ impl CpState {
     }
 }
 
+/// Bounds and pending-`cp.async` check of a shared access of `len` bytes at window address
+/// `addr`; the offset in the window.
+fn shared_offset(cp: &CpState, window_end: u64, addr: u64, len: u32, access: Access) -> Result<usize, Fault> {
+    if addr < SHARED_BASE as u64 || addr.saturating_add(len as u64) > window_end {
+        return Err(Fault::SharedOob { access, addr, bytes: len });
+    }
+    let off = (addr - SHARED_BASE as u64) as usize;
+    if let Some(c) = cp.overlap(off, len) {
+        return Err(Fault::Pending {
+            access,
+            addr: addr as u32,
+            bytes: len,
+            copy_site: c.site,
+            copy_warp: c.warp,
+            copy_lane: c.lane,
+        });
+    }
+    Ok(off)
+}
+
 /// Per-launch constants and the current CTA's state.
 pub(crate) struct Runner<'p, 'k> {
     prog: &'p Program<'k>,
@@ -224,6 +246,8 @@ pub(crate) struct Runner<'p, 'k> {
     steps: u64,
     step_limit: u64,
     mma_scratch: mma::Scratch,
+    /// Per warpgroup: the `wgmma` its first waiting warps reached and which of its 4 warps wait.
+    wg: Vec<Option<(u32, u8)>>,
     pub(crate) stats: Stats,
 }
 
@@ -791,6 +815,7 @@ impl<'p, 'k> Runner<'p, 'k> {
             steps: 0,
             step_limit: step_limit.unwrap_or(u64::MAX),
             mma_scratch: mma::Scratch::default(),
+            wg: Vec::new(),
             stats: Stats::default(),
         }
     }
@@ -919,6 +944,7 @@ impl<'p, 'k> Runner<'p, 'k> {
         self.shared.fill(0xff);
         self.cp.reset(self.shared.len(), nwarps * 32);
         self.bars = [Bar::default(); 16];
+        self.wg = vec![None; nwarps.div_ceil(4)];
         let mut cur = 0usize;
         loop {
             let Some(w) = (0..nwarps)
@@ -933,6 +959,7 @@ impl<'p, 'k> Runner<'p, 'k> {
             match self.run_warp(w, mem) {
                 Ok(Stop::Exit) => self.warps[w].state = WState::Exited,
                 Ok(Stop::Barrier { id, threads }) => self.arrive(w, id, threads)?,
+                Ok(Stop::Wgmma(op)) => self.wgmma_arrive(w, op)?,
                 Err(trap) => return Err(self.to_error(w, trap)),
             }
             cur = (w + 1) % nwarps;
@@ -968,6 +995,76 @@ impl<'p, 'k> Runner<'p, 'k> {
                 }
             }
             self.stats.barriers += 1;
+        }
+        Ok(())
+    }
+
+    /// Warp `w` reached `wgmma` number `op`: when its warpgroup's four warps are all there, runs
+    /// it for them and lets them go on.
+    fn wgmma_arrive(&mut self, w: usize, op: u32) -> Result<(), EmuError> {
+        let q = w / 4;
+        let pc = self.warps[w].bar_pc;
+        let fail = |s: &Self, warp: usize, lane: u32, fault: Fault| Err(s.to_error(warp, Trap { pc, lane, fault }));
+        if 4 * q + 4 > self.warps.len() || self.warps[4 * q..4 * q + 4].iter().any(|x| x.active != u32::MAX) {
+            let why = format!("wgmma needs the 4 full warps of warpgroup {q}; the CTA has {} threads", self.dims.block);
+            return fail(self, w, 0, Fault::Undefined(why));
+        }
+        let mask = match &mut self.wg[q] {
+            None => {
+                self.wg[q] = Some((op, 1 << (w % 4)));
+                1 << (w % 4)
+            }
+            Some((o, _)) if *o != op => {
+                let why = format!("warps of warpgroup {q} wait at different wgmma instructions");
+                return fail(self, w, 0, Fault::Undefined(why));
+            }
+            Some((_, m)) => {
+                *m |= 1 << (w % 4);
+                *m
+            }
+        };
+        self.warps[w].state = WState::Waiting;
+        if mask != 0xf {
+            return Ok(());
+        }
+        self.wg[q] = None;
+        let wop = &self.prog.wgmma[op as usize];
+        let stride = self.stride;
+        // The descriptor and the accumulate predicate must be the same in all 128 threads.
+        let lane_value = |s: &Self, slot: u32, warp: usize, lane: usize| s.regs[warp * stride + slot as usize + lane];
+        let desc = lane_value(self, wop.desc, 4 * q, 0);
+        for warp in 4 * q..4 * q + 4 {
+            for lane in 0..32 {
+                let differs = lane_value(self, wop.desc, warp, lane) != desc
+                    || wop.acc_pred.is_some_and(|p| lane_value(self, p, warp, lane) != lane_value(self, p, 4 * q, 0));
+                if differs {
+                    let why = "the wgmma descriptor and accumulate predicate must be the same in every thread of the warpgroup".to_string();
+                    return fail(self, warp, lane as u32, Fault::Undefined(why));
+                }
+            }
+        }
+        let d = match wgmma::Desc::decode(desc) {
+            Ok(d) => d,
+            Err(why) => return fail(self, w, 0, Fault::Undefined(why)),
+        };
+        let n = wop.n as u64;
+        let mut b = vec![0u16; 16 * n as usize];
+        for k in 0..16 {
+            for col in 0..n {
+                let addr = d.addr(k, col);
+                match shared_offset(&self.cp, self.prog.shared_end as u64, addr, 2, Access::WgmmaB) {
+                    Ok(o) => b[(k * n + col) as usize] = u16::from_le_bytes([self.shared[o], self.shared[o + 1]]),
+                    Err(fault) => return fail(self, w, 0, fault),
+                }
+            }
+        }
+        let (_, rest) = self.regs.split_at_mut(4 * q * stride);
+        let mut it = rest.chunks_mut(stride);
+        let mut warps: [&mut [u64]; 4] = std::array::from_fn(|_| it.next().expect("4 warps checked above"));
+        wgmma::exec(wop, &mut warps, &b);
+        self.stats.mma += 4;
+        for warp in &mut self.warps[4 * q..4 * q + 4] {
+            warp.state = WState::Ready;
         }
         Ok(())
     }
@@ -1035,28 +1132,7 @@ impl<'p, 'k> Runner<'p, 'k> {
         }
 
         // Bounds/pending check of a shared access; returns the offset in the window.
-        let shared_at =
-            |cp: &CpState, addr: u64, len: u32, access: Access| -> Result<usize, Fault> {
-                if addr < SHARED_BASE as u64 || addr.saturating_add(len as u64) > window_end {
-                    return Err(Fault::SharedOob {
-                        access,
-                        addr,
-                        bytes: len,
-                    });
-                }
-                let off = (addr - SHARED_BASE as u64) as usize;
-                if let Some(c) = cp.overlap(off, len) {
-                    return Err(Fault::Pending {
-                        access,
-                        addr: addr as u32,
-                        bytes: len,
-                        copy_site: c.site,
-                        copy_warp: c.warp,
-                        copy_lane: c.lane,
-                    });
-                }
-                Ok(off)
-            };
+        let shared_at = |cp: &CpState, addr: u64, len: u32, access: Access| shared_offset(cp, window_end, addr, len, access);
 
         let stop = loop {
             let op = &ops[pc];
@@ -1456,6 +1532,22 @@ impl<'p, 'k> Runner<'p, 'k> {
                                 regs[d + l] = v as u64;
                             }
                         }
+                    }
+                }
+                Kind::Wgmma(i) => {
+                    if m != 0 {
+                        if m != FULL {
+                            trap!(
+                                (!m).trailing_zeros(),
+                                Fault::NotConverged {
+                                    what: "wgmma.mma_async",
+                                    mask: m
+                                }
+                            );
+                        }
+                        self.warps[w].bar_pc = pc;
+                        pc += 1;
+                        break Stop::Wgmma(i);
                     }
                 }
                 Kind::Mma(i) => {

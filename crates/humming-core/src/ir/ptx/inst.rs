@@ -462,6 +462,40 @@ impl<'a> InstPrinter<'a> {
             Inst::GridDepWait => Ok("griddepcontrol.wait;".to_string()),
             Inst::GridDepLaunch => Ok("griddepcontrol.launch_dependents;".to_string()),
             Inst::CpAsyncWait { n } => Ok(format!("cp.async.wait_group {n};")),
+            Inst::WgmmaFence => Ok("wgmma.fence.sync.aligned;".to_string()),
+            Inst::WgmmaCommit => Ok("wgmma.commit_group.sync.aligned;".to_string()),
+            Inst::WgmmaWait { n } => {
+                if *n > 7 {
+                    return Err(self.ops("wgmma.wait_group").invalid(format!("wait_group {n}: at most 7 pending groups")));
+                }
+                Ok(format!("wgmma.wait_group.sync.aligned {n};"))
+            }
+            Inst::FenceProxyAsync => Ok("fence.proxy.async.shared::cta;".to_string()),
+            Inst::Wgmma { n, ab, d, a, b_desc, accumulate } => {
+                let t = ab.ptx();
+                let name = format!("wgmma.mma_async.sync.aligned.m64n{n}k16.f32.{t}.{t}");
+                let o = self.ops(&name);
+                if !matches!(ab, MmaType::F16 | MmaType::Bf16) {
+                    return Err(o.invalid("wgmma with registers for A is generated for f16 and bf16 inputs"));
+                }
+                if *n == 0 || *n > 256 || n % 8 != 0 {
+                    return Err(o.invalid(format!("n = {n}: wgmma takes n = 8, 16, .., 256")));
+                }
+                if d.len() != *n as usize / 2 || a.len() != 4 {
+                    return Err(o.invalid(format!("m64n{n}k16 takes {} f32 accumulators and 4 A registers, got {} and {}", n / 2, d.len(), a.len())));
+                }
+                let scale_d = match accumulate {
+                    Operand::Imm(1) => "1".to_string(),
+                    Operand::Reg(p) => o.reg(*p, Ty::Pred)?,
+                    _ => return Err(o.invalid("accumulate is a predicate register or the immediate 1")),
+                };
+                Ok(format!(
+                    "{name} {}, {}, {}, {scale_d}, 1, 1, 0;",
+                    o.regs(d, Ty::F32)?,
+                    o.regs(a, Ty::B32)?,
+                    o.reg(*b_desc, Ty::B64)?
+                ))
+            }
             Inst::Ldmatrix { trans, dst, addr } => {
                 let name = format!(
                     "ldmatrix.sync.aligned.m8n8.x{}{}.shared.b16",

@@ -95,6 +95,8 @@ pub fn requirement(inst: &Inst, target: Arch) -> Option<Need> {
         Inst::CreatePolicy { .. } => need("createpolicy", Arch::Sm80, V74),
         Inst::CpAsyncCommit => need("cp.async.commit_group", Arch::Sm80, V70),
         Inst::GridDepWait | Inst::GridDepLaunch => need("griddepcontrol", Arch::Sm90, V78),
+        Inst::Wgmma { .. } | Inst::WgmmaFence | Inst::WgmmaCommit | Inst::WgmmaWait { .. } => need("wgmma", Arch::Sm90a, V80),
+        Inst::FenceProxyAsync => need("fence.proxy.async", Arch::Sm90, V80),
         Inst::CpAsyncWait { .. } => need("cp.async.wait_group", Arch::Sm80, V70),
         Inst::Ldmatrix { .. } => need("ldmatrix", Arch::Sm75, V65),
         Inst::Mma {

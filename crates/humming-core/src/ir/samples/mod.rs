@@ -1,6 +1,6 @@
 //! Hand-built sample kernels: small, complete programs that exercise each part of the IR
 //! (predicated memory access, loops, shared memory and barriers, shuffles, `ldmatrix` and
-//! `mma`, `cp.async` pipelines). Each comes with the targets it claims, a plain-Rust
+//! `mma`, `cp.async` pipelines, warpgroup `wgmma` on sm_90a). Each comes with the targets it claims, a plain-Rust
 //! expected computation, and a checker written once against [`Executor`], so the same test
 //! runs on the CPU emulator and on a GPU.
 //!
@@ -9,6 +9,10 @@
 //! order of operations is fixed; within a rounding bound for `mma`). Outputs are allocated
 //! with room past the end, and the checker also verifies that nothing past the valid
 //! outputs was written (the executor fills fresh memory with poison).
+
+mod wgmma;
+
+pub use wgmma::{WGMMA_N, check_wgmma_tile_bf16, check_wgmma_tile_f16, wgmma_tile_bf16, wgmma_tile_f16};
 
 use std::fmt::Display;
 
@@ -38,6 +42,8 @@ pub enum SampleId {
     MmaTileS8,
     CpAsyncCopy,
     CpAsyncHintCopy,
+    WgmmaTileF16,
+    WgmmaTileBf16,
 }
 
 /// A sample kernel: its name (also the kernel's name), the targets it claims, and its builder.
@@ -72,6 +78,8 @@ impl Sample {
             SampleId::MmaTileS8 => check_mma_tile_s8(ex, seed),
             SampleId::CpAsyncCopy => check_cp_async_copy(ex, seed),
             SampleId::CpAsyncHintCopy => check_cp_async_hint_copy(ex, seed),
+            SampleId::WgmmaTileF16 => wgmma::check_wgmma_tile_f16(ex, seed),
+            SampleId::WgmmaTileBf16 => wgmma::check_wgmma_tile_bf16(ex, seed),
         }
     }
 }
@@ -129,6 +137,8 @@ pub fn all_samples() -> Vec<Sample> {
             FROM_SM80,
             cp_async_hint_copy,
         ),
+        s(SampleId::WgmmaTileF16, "wgmma_tile_f16", wgmma::SM90A, wgmma::wgmma_tile_f16),
+        s(SampleId::WgmmaTileBf16, "wgmma_tile_bf16", wgmma::SM90A, wgmma::wgmma_tile_bf16),
     ]
 }
 

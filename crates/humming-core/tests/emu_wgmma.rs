@@ -1,0 +1,95 @@
+//! Misuse of the warpgroup MMA on the emulator: each is a typed error naming the wgmma, never a
+//! silent result. (Correct use: the `wgmma_tile_*` samples, on the emulator and the GPU.)
+
+use humming_core::ir::builder::KernelBuilder;
+use humming_core::ir::emu::{EmuError, Emulator};
+use humming_core::ir::{BinOp, Executor, Inst, Kernel, LaunchDims, MmaType, Operand, SpecialReg, Ty};
+
+#[derive(Clone, Copy, PartialEq)]
+enum Misuse {
+    /// A CTA of 96 threads: no whole warpgroup.
+    ThreeWarps,
+    /// Warp 1's descriptor points elsewhere.
+    SplitDescriptor,
+    /// A 128-byte-swizzle descriptor.
+    Swizzled,
+    /// Lanes 0..16 of every warp only.
+    HalfWarp,
+    /// B read past the shared window.
+    OutOfWindow,
+}
+
+/// One m64n8k16 wgmma from zero registers, B described at the start of a 256-byte array.
+fn kernel(misuse: Misuse) -> Kernel {
+    let threads = if misuse == Misuse::ThreeWarps { 96 } else { 128 };
+    let mut b = KernelBuilder::new("wgmma_misuse", threads);
+    let tile = b.shared("tile", 256, 128);
+    let sb = b.shared_addr(tile);
+    let tid = b.special(SpecialReg::TidX);
+    // Zeros in B, so any read of it is defined.
+    let off = b.mul(Ty::U32, tid, 2u32);
+    let dst = b.add(Ty::U32, sb, off);
+    let ok = b.setp(humming_core::ir::Cmp::Lt, Ty::U32, tid, 128u32);
+    b.guarded(ok, false, |b| b.st(humming_core::ir::Space::Shared, Ty::U16, dst, 0u32));
+    b.emit(Inst::FenceProxyAsync);
+    b.bar_sync(0);
+    let start = match misuse {
+        Misuse::OutOfWindow => b.add(Ty::U32, sb, 4096u32),
+        Misuse::SplitDescriptor => {
+            let w = b.shr(Ty::U32, tid, 5u32);
+            let one = b.setp(humming_core::ir::Cmp::Eq, Ty::U32, w, 1u32);
+            let moved = b.add(Ty::U32, sb, 16u32);
+            b.selp(Ty::U32, moved, sb, one)
+        }
+        _ => sb,
+    };
+    let s4 = b.shr(Ty::U32, start, 4u32);
+    let lo = b.bin(BinOp::Or, Ty::B32, s4, 8u32 << 16);
+    let lo64 = b.cvt(Ty::U64, Ty::U32, None, lo);
+    let hi: i64 = (16i64 << 32) | if misuse == Misuse::Swizzled { 1i64 << 62 } else { 0 };
+    let desc = b.bin(BinOp::Or, Ty::B64, lo64, Operand::Imm(hi));
+    let a: Vec<_> = (0..4).map(|_| b.mov(Ty::B32, 0u32)).collect();
+    let d: Vec<_> = (0..4).map(|_| b.mov(Ty::F32, Operand::f32(0.0))).collect();
+    let wgmma = |b: &mut KernelBuilder| {
+        b.emit(Inst::WgmmaFence);
+        b.emit(Inst::Wgmma { n: 8, ab: MmaType::F16, d: d.clone(), a: a.clone(), b_desc: desc, accumulate: Operand::Imm(1) });
+        b.emit(Inst::WgmmaCommit);
+        b.emit(Inst::WgmmaWait { n: 0 });
+    };
+    if misuse == Misuse::HalfWarp {
+        let lane = b.and(Ty::U32, tid, 31u32);
+        let low = b.setp(humming_core::ir::Cmp::Lt, Ty::U32, lane, 16u32);
+        b.guarded(low, false, wgmma);
+    } else {
+        wgmma(&mut b);
+    }
+    b.finish()
+}
+
+fn run(misuse: Misuse) -> EmuError {
+    let k = kernel(misuse);
+    let mut ex = Emulator::new();
+    let dims = LaunchDims::linear(1, k.block_threads);
+    ex.launch(&k, dims, &[]).expect_err("misuse must fail")
+}
+
+#[test]
+fn wgmma_misuse_is_a_typed_error() {
+    match run(Misuse::ThreeWarps) {
+        EmuError::UndefinedBehavior { reason, .. } => assert!(reason.contains("4 full warps"), "{reason}"),
+        e => panic!("three warps: {e}"),
+    }
+    match run(Misuse::SplitDescriptor) {
+        EmuError::UndefinedBehavior { reason, thread, .. } => {
+            assert!(reason.contains("descriptor"), "{reason}");
+            assert_eq!(thread.warp, 1, "the first thread whose descriptor differs is in warp 1");
+        }
+        e => panic!("split descriptor: {e}"),
+    }
+    match run(Misuse::Swizzled) {
+        EmuError::UndefinedBehavior { reason, .. } => assert!(reason.contains("swizzle"), "{reason}"),
+        e => panic!("swizzled: {e}"),
+    }
+    assert!(matches!(run(Misuse::HalfWarp), EmuError::NotConverged { .. }), "half warp");
+    assert!(matches!(run(Misuse::OutOfWindow), EmuError::SharedOutOfBounds { .. }), "out of window");
+}
