@@ -81,6 +81,10 @@ struct Args {
     /// dependent launch, as in the runtime).
     #[arg(long)]
     no_pdl: bool,
+    /// Target to generate for (default: the device's native target; e.g. `sm_90a` for the
+    /// wgmma plans on an H100/H200).
+    #[arg(long)]
+    arch: Option<String>,
     /// Label written into every record (e.g. the kernel version).
     #[arg(long, default_value = "")]
     label: String,
@@ -191,7 +195,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             return Ok(());
         }
     };
-    let arch = gpu.native_arch().ok_or("unsupported device")?;
+    let arch = match &args.arch {
+        Some(a) => Arch::parse(a).ok_or_else(|| format!("--arch {a}: not a target (sm_75 .. sm_90a)"))?,
+        None => gpu.native_arch().ok_or("unsupported device")?,
+    };
+    if !arch.runs_on(gpu.compute_capability()) {
+        return Err(format!("--arch {arch} does not run on this device").into());
+    }
     let (sms, l2) = (gpu.sm_count()?, gpu.l2_bytes()? as usize);
     let weight = WeightFormat::parse(&args.weight)?;
     let act = ActFormat::parse(&args.act)?;

@@ -30,7 +30,7 @@ fn plan_sweep_on_emulator() {
             for (n_warps, k_warps) in [(1, 1), (2, 2), (4, 1), (1, 4), (1, 8), (2, 4)] {
                 for bk in [64, 128, 256, 512] {
                     let stages = if spec.arch() >= Arch::Sm80 { [2, 3, 4][ran % 3] } else { 1 };
-                    let plan = KernelPlan { m_tiles, n_warps, k_warps, bk, stages, swap: false };
+                    let plan = KernelPlan { m_tiles, n_warps, k_warps, bk, stages, swap: false, wgmma: false };
                     if plan.validate(spec.arch(), spec.weight().bits()).is_err() {
                         continue;
                     }
@@ -83,7 +83,7 @@ fn swapped_plans_on_emulator() {
             for (n_warps, k_warps) in [(1, 8), (1, 4), (2, 4), (1, 1), (2, 2)] {
                 for bk in [128, 256, 512] {
                     let stages = if spec.arch() >= Arch::Sm80 { [2, 3, 4][ran % 3] } else { 1 };
-                    let plan = KernelPlan { m_tiles, n_warps, k_warps, bk, stages, swap: true };
+                    let plan = KernelPlan { m_tiles, n_warps, k_warps, bk, stages, swap: true, wgmma: false };
                     if plan.validate(spec.arch(), spec.weight().bits()).is_err() {
                         continue;
                     }
@@ -101,4 +101,50 @@ fn swapped_plans_on_emulator() {
     }
     report!("{ran} (spec, swapped plan) pairs checked on the emulator");
     assert!(ran >= 100);
+}
+
+/// wgmma plans (sm_90a: warpgroups, the dequantized weights as wgmma's register A operand, the
+/// activations as B in core matrices) over 4- and 8-bit formats, M tiles 16..128, one and two
+/// warpgroups, stage depths, partial stages and splits; each also assembled by ptxas.
+#[test]
+fn wgmma_plans_on_emulator() {
+    let spec = |w: &str, act: ActFormat, group: ScaleGroup| {
+        let mut p = SpecParts::new(WeightFormat::parse(w).unwrap(), act);
+        p.group = group;
+        p.arch = Arch::Sm90a;
+        Spec::new(p).unwrap_or_else(|e| panic!("{w}: {e:?}"))
+    };
+    use ScaleGroup::{Group, PerChannel};
+    let specs = [
+        spec("u4", ActFormat::F16, Group(128)),
+        spec("e2m1", ActFormat::Bf16, Group(32)),
+        spec("u8", ActFormat::F16, Group(64)),
+        spec("i4", ActFormat::Bf16, PerChannel),
+    ];
+    let mut ran = 0;
+    for spec in &specs {
+        for m_tiles in [1, 2, 4, 8] {
+            for n_warps in [1, 2] {
+                for bk in [64, 128, 256] {
+                    let plan = KernelPlan { m_tiles, n_warps, k_warps: 1, bk, stages: [2, 3, 4][ran % 3], swap: false, wgmma: true };
+                    if plan.validate(spec.arch(), spec.weight().bits()).is_err() {
+                        continue;
+                    }
+                    let bm = 16 * m_tiles as usize;
+                    let m = [bm - 3, bm, 1, bm + 5][ran % 4];
+                    let split = [1, 2, 3][ran % 3];
+                    let k = if ran % 3 == 2 { 328 } else { 512 };
+                    let mut ex = Emulator::new();
+                    check_gemm(&mut ex, spec, &plan, (m, 136, k), split, 2000 + ran as u64)
+                        .unwrap_or_else(|e| panic!("{spec} {plan} m {m} split {split} k {k}: {e}"));
+                    // ptxas accepts it for sm_90a without spills.
+                    let kernels = humming_core::kernel::generate(spec, &plan).unwrap();
+                    humming_core::ir::ptx::ptxas::assert_assembles_clean(&kernels.main, &[Arch::Sm90a]);
+                    ran += 1;
+                }
+            }
+        }
+    }
+    report!("{ran} (spec, wgmma plan) pairs checked on the emulator");
+    assert!(ran >= 70);
 }

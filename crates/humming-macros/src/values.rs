@@ -14,8 +14,8 @@ const OUT_VALID: &str = "f16 or bf16";
 const SCALE_VALID: &str = "f16, bf16, e4m3, e5m2 or ue8m0";
 const ARCH_VALID: &str = "sm_75, sm_80, sm_86, sm_89, sm_90 or sm_90a";
 const PLAN_KEYS: [&str; 5] = ["m_tiles", "n_warps", "k_warps", "bk", "stages"];
-/// The optional plan key (a bool).
-const SWAP_KEY: &str = "swap";
+/// The optional plan keys (bools).
+const FLAG_KEYS: [&str; 2] = ["swap", "wgmma"];
 const PLAN_EXAMPLE: &str = "plan = (m_tiles = 1, n_warps = 4, k_warps = 2, bk = 128, stages = 4)";
 
 fn err(tokens: impl ToTokens, msg: impl std::fmt::Display) -> syn::Error {
@@ -131,7 +131,7 @@ pub fn arch(e: &Expr) -> syn::Result<Vec<Arg<Arch>>> {
 }
 
 /// `(m_tiles = 1, n_warps = 4, k_warps = 2, bk = 128, stages = 4)`: all five, each once, and
-/// optionally `swap = true` (swapped operands, [`KernelPlan::swap`]). Checked against the
+/// optionally `swap = true` ([`KernelPlan::swap`]) or `wgmma = true` ([`KernelPlan::wgmma`]). Checked against the
 /// generator's rules in `spec.rs`, where the target is known.
 pub fn plan(e: &Expr) -> syn::Result<KernelPlan> {
     let pairs: Vec<&Expr> = match e {
@@ -140,24 +140,24 @@ pub fn plan(e: &Expr) -> syn::Result<KernelPlan> {
         _ => return Err(err(e, format!("expected a kernel plan: `{PLAN_EXAMPLE}`"))),
     };
     let mut vals: [Option<u32>; 5] = [None; 5];
-    let mut swap: Option<bool> = None;
+    let mut flags: [Option<bool>; 2] = [None; 2];
     for p in pairs {
         let Expr::Assign(a) = p else {
             return Err(err(p, format!("expected `key = integer`, one of {}: `{PLAN_EXAMPLE}`", PLAN_KEYS.join(", "))));
         };
         let key = word(&a.left).filter(|_| matches!(&*a.left, Expr::Path(_)));
-        if key.as_deref() == Some(SWAP_KEY) {
-            if swap.is_some() {
-                return Err(err(&a.left, format!("plan key `{SWAP_KEY}` is given twice")));
+        if let Some(f) = key.as_deref().and_then(|k| FLAG_KEYS.iter().position(|&n| n == k)) {
+            if flags[f].is_some() {
+                return Err(err(&a.left, format!("plan key `{}` is given twice", FLAG_KEYS[f])));
             }
             let Expr::Lit(ExprLit { lit: Lit::Bool(v), .. }) = &*a.right else {
-                return Err(err(&a.right, format!("plan `{SWAP_KEY}` must be `true` or `false`")));
+                return Err(err(&a.right, format!("plan `{}` must be `true` or `false`", FLAG_KEYS[f])));
             };
-            swap = Some(v.value);
+            flags[f] = Some(v.value);
             continue;
         }
         let Some(slot) = key.as_deref().and_then(|k| PLAN_KEYS.iter().position(|&n| n == k)) else {
-            return Err(err(&a.left, format!("unknown plan key; valid keys: {}, {SWAP_KEY}", PLAN_KEYS.join(", "))));
+            return Err(err(&a.left, format!("unknown plan key; valid keys: {}, {}", PLAN_KEYS.join(", "), FLAG_KEYS.join(", "))));
         };
         if vals[slot].is_some() {
             return Err(err(&a.left, format!("plan key `{}` is given twice", PLAN_KEYS[slot])));
@@ -169,7 +169,8 @@ pub fn plan(e: &Expr) -> syn::Result<KernelPlan> {
     }
     match vals {
         [Some(m_tiles), Some(n_warps), Some(k_warps), Some(bk), Some(stages)] => {
-            Ok(KernelPlan { m_tiles, n_warps, k_warps, bk, stages, swap: swap.unwrap_or(false) })
+            let [swap, wgmma] = flags.map(|f| f.unwrap_or(false));
+            Ok(KernelPlan { m_tiles, n_warps, k_warps, bk, stages, swap, wgmma })
         }
         _ => {
             let missing: Vec<String> =

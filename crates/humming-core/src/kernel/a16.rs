@@ -110,8 +110,13 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     let tid = b.special(SpecialReg::TidX);
     let lane = b.and32(tid, 31u32);
     let warp = b.shr32(tid, 5);
-    let wn = b.op(BinOp::Rem, Ty::U32, warp, plan.n_warps);
-    let wk = b.op(BinOp::Div, Ty::U32, warp, plan.n_warps);
+    // wgmma plans: warpgroup `wn` owns n64 block `wn`, its warp `w4` the m16 tile `w4` of it.
+    let (wn, wk) = if plan.wgmma {
+        (b.shr32(warp, 2), b.mov(Ty::U32, 0u32))
+    } else {
+        (b.op(BinOp::Rem, Ty::U32, warp, plan.n_warps), b.op(BinOp::Div, Ty::U32, warp, plan.n_warps))
+    };
+    let w4 = b.and32(warp, 3u32);
     let g = b.shr32(lane, 2);
     let t = b.and32(lane, 3u32);
     let cx = b.special(SpecialReg::CtaidX);
@@ -149,7 +154,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     // row0, row0 + rpr, ...: one 64-bit source per stage advanced by a fixed step, shared
     // destinations from at most 8 swizzle phases plus immediates, and the row test against M
     // from one register. (Separate address sets per chunk cost up to 96 registers at M = 64.)
-    let a_regular = (threads % cpr_a == 0 && total_a % threads == 0).then(|| {
+    let a_regular = (threads % cpr_a == 0 && total_a % threads == 0 && !plan.wgmma).then(|| {
         let rpr = threads / cpr_a;
         let row0 = b.shr32(tid, cpr_a.trailing_zeros());
         let c = b.and32(tid, cpr_a - 1);
@@ -200,10 +205,20 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
         let c8 = b.shl32(c, 3);
         let elem = b.mad_u32(rowc, pk, c8);
         let gbase = b.addr64(pa, elem, 2u32);
-        let r7 = b.and32(row, 7u32);
-        let sw = b.xor(c, r7);
-        let sw = b.shl32(sw, 4);
-        let dst = b.mad_u32(row, bk * 2, sw);
+        let dst = if plan.wgmma {
+            // Core matrices for wgmma's B: 8 rows x 16 bytes each, the chunks of an 8-row group
+            // side by side (128 bytes apart), groups `bk * 16` bytes apart.
+            let r8 = b.and32(row, 7u32);
+            let grp = b.shr32(row, 3);
+            let o = b.mul_u32(grp, bk * 16);
+            let o = b.mad_u32(c, 128u32, o);
+            b.mad_u32(r8, 16u32, o)
+        } else {
+            let r7 = b.and32(row, 7u32);
+            let sw = b.xor(c, r7);
+            let sw = b.shl32(sw, 4);
+            b.mad_u32(row, bk * 2, sw)
+        };
         // Rows past M are never copied: they are zeroed once here, in every stage.
         let row_out = b.setp(Cmp::Ge, Ty::U32, grow, pm);
         let (issue, zero) = match inb {
@@ -447,7 +462,13 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     let z_lane = b.add_u32(qcol, z_off);
     // Accumulators acc[row tile][column tile][4]: (m16 tile, n8 tile) or, swapped, (n8 tile of
     // M, m16 tile of the warp's 64 columns).
-    let (row_tiles, col_tiles) = if plan.swap { (plan.m_tiles, 4) } else { (plan.m_tiles, 8) };
+    let (row_tiles, col_tiles) = if plan.wgmma {
+        (bm / 8, 1) // one n8 block of M each: wgmma's D, 4 registers per 8 columns of N = BM
+    } else if plan.swap {
+        (plan.m_tiles, 4)
+    } else {
+        (plan.m_tiles, 8)
+    };
     let acc_set = |b: &mut KernelBuilder| -> Vec<Vec<Vec<Reg>>> {
         (0..row_tiles)
             .map(|_| (0..col_tiles).map(|_| (0..4).map(|_| b.mov_as(RegClass::F32, Operand::f32(0.0))).collect()).collect())
@@ -458,7 +479,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     // and added to `acc` times its group's scales. When the group spans the range (`whole`, the
     // usual case: group >= 16 * spw) that is once per stage; shorter groups take the same code
     // with a sum per k16 step.
-    let late = plan.swap.then(|| {
+    let late = (plan.swap && !plan.wgmma).then(|| {
         let whole = b.setp(Cmp::Ge, Ty::U32, pgshift, (16 * spw).trailing_zeros());
         let zero = b.mov_as(RegClass::F32, Operand::f32(0.0));
         (whole, zero, acc_set(&mut b))
@@ -498,6 +519,39 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                 let waddr = b.add_u32(sb_w, i * plan.n_warps * blk_bytes);
                 load_words(b, waddr, bits)
             };
+            if plan.wgmma {
+                // Warp w4's m16 tile: pairs 4 w4 .. 4 w4 + 4 of the lane's block, which for 4-
+                // and 8-bit weights are the `bits / 4` words at byte `w4 * bits` of its data.
+                let wbytes = b.mul_u32(w4, bits);
+                let afrags: Vec<[Reg; 4]> = (0..spw)
+                    .map(|i| {
+                        let waddr = b.add_u32(sb_w, i * plan.n_warps * blk_bytes);
+                        let waddr = b.add_u32(waddr, wbytes);
+                        let words = b.ld_vec(Space::Shared, Ty::B32, (bits / 4) as usize, Addr::reg(waddr));
+                        let (saddr, _) = qaddr(b, i);
+                        let s2 = b.mad_u32(w4, 2 * sb, saddr);
+                        let tiles = cfg.scales.load_two(b, s2);
+                        let f = cfg.dequant.pairs(b, &words, &tiles, 4);
+                        [f[0], f[2], f[1], f[3]]
+                    })
+                    .collect();
+                let d: Vec<Reg> = acc.iter().flatten().flatten().copied().collect();
+                b.emit(Inst::WgmmaFence);
+                for (i, a) in afrags.iter().enumerate() {
+                    // B of step i: chunks 2i, 2i + 1 of every row (LBO 128 bytes between them),
+                    // 8-row groups bk * 16 bytes apart (SBO).
+                    let start = b.add_u32(sa, 256 * i as u32);
+                    let start = b.shr32(start, 4);
+                    let start = b.and32(start, 0x3fffu32);
+                    let lo = b.op(BinOp::Or, Ty::B32, start, (128u32 >> 4) << 16);
+                    let lo = b.cvt(Ty::U64, Ty::U32, None, lo);
+                    let desc = b.op(BinOp::Or, Ty::B64, lo, Operand::Imm(((bk * 16 >> 4) as i64) << 32));
+                    b.emit(Inst::Wgmma { n: bm, ab: cfg.mma.ab_type(), d: d.clone(), a: a.to_vec(), b_desc: desc, accumulate: Operand::Imm(1) });
+                }
+                b.emit(Inst::WgmmaCommit);
+                b.emit(Inst::WgmmaWait { n: 0 });
+                return;
+            }
             match &late {
                 None => {
                     for i in 0..spw {
@@ -602,6 +656,11 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
         let ring = s * stage_bytes;
         b.for_range(0u32, n_iter, 1, |b, it| {
             loader.wait(b, s - 2);
+            if plan.wgmma {
+                // The stage's activations were written by cp.async (generic proxy); wgmma
+                // reads them through the async proxy.
+                b.emit(Inst::FenceProxyAsync);
+            }
             b.emit(Inst::BarSync { id: 0, threads: None });
             let nxt = b.add_u32(it, s - 1);
             let has = b.setp(Cmp::Lt, Ty::U32, nxt, n_iter);
@@ -698,7 +757,15 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
             for (j, a) in tiles.iter().enumerate() {
                 let j = j as u32;
                 let v = [a[2 * hh as usize], a[2 * hh as usize + 1]];
-                pairs.push(if plan.swap {
+                pairs.push(if plan.wgmma {
+                    // D register 4u + 2hh + e: column (token) 8u + 2t + e, row (n) 16 w4 + 8hh + g.
+                    let row = b.add_u32(m0, 8 * u);
+                    let row = b.add_u32(row, t2);
+                    let col = b.mad_u32(w4, 16u32, col_base);
+                    let col = b.add_u32(col, 8 * hh);
+                    let col = b.add_u32(col, g);
+                    OutPair { row, col, v, down: true }
+                } else if plan.swap {
                     let row = b.add_u32(m0, 8 * u);
                     let row = b.add_u32(row, t2);
                     let col = b.add_u32(col_base, 16 * j + 8 * hh);

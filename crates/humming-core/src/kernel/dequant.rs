@@ -101,9 +101,15 @@ impl Dequant {
 
     /// The 16 fragment registers of one block from the lane's `bits` words.
     pub fn fragment(&self, b: &mut KernelBuilder, words: &[Reg], tiles: &[TileQuant; 8]) -> Vec<Reg> {
+        self.pairs(b, words, tiles, 16)
+    }
+
+    /// The first `count` fragment registers (pairs `0..count`) from the words holding them
+    /// (`tiles[p / 2]` quantizes pair `p`).
+    pub fn pairs(&self, b: &mut KernelBuilder, words: &[Reg], tiles: &[TileQuant], count: usize) -> Vec<Reg> {
         // Words shifted right by 8 (or another amount), shared by the fields that use them.
         let mut shifted: std::collections::HashMap<(usize, u32), Reg> = std::collections::HashMap::new();
-        (0..16)
+        (0..count)
             .map(|p| {
                 let t = &tiles[p / 2];
                 match *self {

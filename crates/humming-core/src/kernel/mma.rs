@@ -21,6 +21,14 @@ impl MmaOp {
         if arch >= Arch::Sm80 { MmaOp::K16(act) } else { MmaOp::K8x2 }
     }
 
+    /// The 16-bit input type.
+    pub fn ab_type(&self) -> MmaType {
+        match *self {
+            MmaOp::K16(Act16::Bf16) => MmaType::Bf16,
+            _ => MmaType::F16,
+        }
+    }
+
     /// `acc (4 f32) += a (4 regs, ldmatrix x4 order) * b (2 regs)`.
     pub fn emit(&self, b: &mut KernelBuilder, acc: &[Reg], a: &[Reg], bfrag: &[Reg]) {
         self.emit_to(b, acc, acc, a, bfrag);

@@ -78,6 +78,9 @@ pub fn configure(spec: &Spec, plan: &KernelPlan) -> Result<A16Config, KernelErro
     };
     let arch = spec.arch();
     plan.validate(arch, dequant.bits())?;
+    if plan.wgmma && !(matches!(dequant.bits(), 4 | 8) && matches!(spec.scale(), crate::ScaleFormat::F16 | crate::ScaleFormat::Bf16) && !dynamic && !dequant.f32_scales()) {
+        return Err(unsupported("wgmma plans take 4- or 8-bit weights with 16-bit scales and implicit zero points (not 8-bit integers with bf16)"));
+    }
     Ok(A16Config {
         plan: *plan,
         scales: ScaleSource { format: spec.scale(), act, f32_scales: dequant.f32_scales(), dynamic_zero: dynamic },

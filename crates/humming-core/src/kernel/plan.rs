@@ -27,11 +27,16 @@ pub struct KernelPlan {
     /// scales are then applied to the f32 sums of each warp's k range (once per group instead
     /// of once per weight pair) when the group spans that range.
     pub swap: bool,
+    /// Warpgroup MMA (sm_90a): each n64 block is one warpgroup (4 warps, each dequantizing one
+    /// m16 tile of its columns) issuing `wgmma.m64nNk16` with the dequantized weights as the
+    /// register A operand and the activation tile (`N = BM` rows, stored in core matrices) as B;
+    /// `k_warps` is 1 and a CTA has `n_warps` warpgroups.
+    pub wgmma: bool,
 }
 
 /// The rules [`KernelPlan::validate`] checks, in words (for error messages that list what is
 /// valid; keep in step with `validate`).
-pub const PLAN_RULES: &str = "m_tiles 1..=8 (1 or 2 with swap), n_warps and k_warps 1..=8 (at most 16 warps), bk 64, 128, 256 or 512 with \
+pub const PLAN_RULES: &str = "m_tiles 1..=8 (1 or 2 with swap), wgmma only on sm_90a with k_warps 1, n_warps 1..=4 and bm x bk / 8 <= 8 x threads, n_warps and k_warps 1..=8 (at most 16 warps), bk 64, 128, 256 or 512 with \
      bk / 16 a multiple of k_warps, stages 2..=8 (sm_80 and newer) or 1 (sm_75), and fits the target's shared memory";
 
 /// Why a plan cannot be generated for a target.
@@ -50,7 +55,13 @@ impl KernelPlan {
     /// f32 accumulators per lane: 32 per m16 tile (8 n8 tiles), or 16 per n8 tile of M with
     /// `swap` (4 m16 tiles).
     pub fn acc_per_lane(&self) -> u32 {
-        if self.swap { 16 * self.m_tiles } else { 32 * self.m_tiles }
+        if self.wgmma {
+            self.bm() / 2
+        } else if self.swap {
+            16 * self.m_tiles
+        } else {
+            32 * self.m_tiles
+        }
     }
 
     /// Columns of N per CTA.
@@ -60,7 +71,7 @@ impl KernelPlan {
 
     /// Threads per CTA.
     pub fn threads(&self) -> u32 {
-        32 * self.n_warps * self.k_warps
+        32 * self.n_warps * self.k_warps * if self.wgmma { 4 } else { 1 }
     }
 
     /// k16 steps per stage.
@@ -107,6 +118,12 @@ impl KernelPlan {
         let bad = |reason: String| Err(PlanError::Invalid { plan: self.to_string(), reason });
         if !(1..=8).contains(&self.m_tiles) {
             return bad(format!("m_tiles {} not in 1..=8", self.m_tiles));
+        }
+        if self.wgmma && (self.swap || self.k_warps != 1 || self.n_warps > 4 || arch != Arch::Sm90a) {
+            return bad("wgmma plans are sm_90a plans with k_warps 1, 1 to 4 warpgroups along N and no swap".into());
+        }
+        if self.wgmma && self.bm() * self.bk / 8 > 8 * self.threads() {
+            return bad(format!("wgmma plans copy at most 8 activation chunks per thread and stage ({} x {} over {} threads is more)", self.bm(), self.bk, self.threads()));
         }
         if self.swap && self.m_tiles > 2 {
             return bad(format!("swapped plans cover 8 or 16 rows of M (m_tiles 1 or 2), not {}", self.bm()));
@@ -173,7 +190,7 @@ impl KernelPlan {
             _ => (2, 2, 128, 3),
         };
         let stages = if cp_async { stages } else { 1 };
-        let mut plan = KernelPlan { m_tiles, n_warps: n_warps.min(n_blocks), k_warps, bk, stages, swap };
+        let mut plan = KernelPlan { m_tiles, n_warps: n_warps.min(n_blocks), k_warps, bk, stages, swap, wgmma: false };
         while plan.validate(arch, bits).is_err() {
             if plan.stages > 2 {
                 plan.stages -= 1;
@@ -251,8 +268,8 @@ pub fn max_dynamic_smem(arch: Arch) -> u32 {
 impl std::str::FromStr for KernelPlan {
     type Err = String;
 
-    /// Parses the [`fmt::Display`] form, e.g. `m1x16_n4x64_k2w_bk128_s4`, or `m1x8_...` for a
-    /// swapped plan (not validated).
+    /// Parses the [`fmt::Display`] form, e.g. `m1x16_n4x64_k2w_bk128_s4`, `m1x8_...` for a
+    /// swapped plan, `..._wg` for a wgmma plan (not validated).
     fn from_str(s: &str) -> Result<KernelPlan, String> {
         let bad = || format!("plan `{s}`: expected the form m1x16_n4x64_k2w_bk128_s4");
         let mut f = s.trim().split('_');
@@ -261,16 +278,19 @@ impl std::str::FromStr for KernelPlan {
             t.strip_prefix(prefix).and_then(|t| t.strip_suffix(suffix)).and_then(|t| t.parse().ok()).ok_or_else(bad)
         };
         let swap = s.trim().split('_').next().is_some_and(|t| t.ends_with("x8"));
-        let plan = KernelPlan {
+        let mut plan = KernelPlan {
             m_tiles: num("m", if swap { "x8" } else { "x16" })?,
             n_warps: num("n", "x64")?,
             k_warps: num("k", "w")?,
             bk: num("bk", "")?,
             stages: num("s", "")?,
             swap,
+            wgmma: false,
         };
-        if f.next().is_some() {
-            return Err(bad());
+        match f.next() {
+            None => {}
+            Some("wg") if f.next().is_none() => plan.wgmma = true,
+            Some(_) => return Err(bad()),
         }
         Ok(plan)
     }
@@ -284,6 +304,10 @@ impl fmt::Display for KernelPlan {
             self.m_tiles,
             if self.swap { 8 } else { 16 },
             self.n_warps, self.k_warps, self.bk, self.stages
-        )
+        )?;
+        if self.wgmma {
+            f.write_str("_wg")?;
+        }
+        Ok(())
     }
 }

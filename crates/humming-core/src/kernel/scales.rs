@@ -58,6 +58,15 @@ impl ScaleSource {
         std::array::from_fn(|j| TileQuant { scale: scale[j], zero: zero[j] })
     }
 
+    /// Two consecutive tiles' 16-bit scales at `saddr` (one word), as the dequantizer wants
+    /// them (no zero points: the wgmma plans take implicit ones).
+    pub fn load_two(&self, b: &mut KernelBuilder, saddr: Reg) -> [TileQuant; 2] {
+        assert!(matches!(self.format, ScaleFormat::F16 | ScaleFormat::Bf16) && !self.f32_scales && !self.dynamic_zero);
+        let w = b.ld(Space::Shared, Ty::B32, Addr::reg(saddr));
+        let (lo, hi) = b.unpack_b16(w);
+        [lo, hi].map(|h| TileQuant { scale: Some(b.pack_b16(h, h)), zero: None })
+    }
+
     /// The 8 tiles' scales at `saddr` as f32 registers, for scaling f32 sums: exact conversions
     /// of the values [`ScaleSource::load_shared`] gives the dequantizer.
     pub fn load_f32(&self, b: &mut KernelBuilder, saddr: Reg) -> [Reg; 8] {
