@@ -116,7 +116,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     } else {
         (b.op(BinOp::Rem, Ty::U32, warp, plan.n_warps), b.op(BinOp::Div, Ty::U32, warp, plan.n_warps))
     };
-    let w4 = b.and32(warp, 3u32);
+    let w4 = if plan.wgmma { b.and32(warp, 3u32) } else { warp };
     let g = b.shr32(lane, 2);
     let t = b.and32(lane, 3u32);
     let cx = b.special(SpecialReg::CtaidX);
