@@ -43,11 +43,8 @@ fn kernel(misuse: Misuse) -> Kernel {
         }
         _ => sb,
     };
-    let s4 = b.shr(Ty::U32, start, 4u32);
-    let lo = b.bin(BinOp::Or, Ty::B32, s4, 8u32 << 16);
-    let lo64 = b.cvt(Ty::U64, Ty::U32, None, lo);
-    let hi: i64 = (16i64 << 32) | if misuse == Misuse::Swizzled { 1i64 << 62 } else { 0 };
-    let desc = b.bin(BinOp::Or, Ty::B64, lo64, Operand::Imm(hi));
+    let desc = b.wgmma_desc(start, 128, 256);
+    let desc = if misuse == Misuse::Swizzled { b.bin(BinOp::Or, Ty::B64, desc, Operand::Imm(1i64 << 62)) } else { desc };
     let a: Vec<_> = (0..4).map(|_| b.mov(Ty::B32, 0u32)).collect();
     let d: Vec<_> = (0..4).map(|_| b.mov(Ty::F32, Operand::f32(0.0))).collect();
     let wgmma = |b: &mut KernelBuilder| {

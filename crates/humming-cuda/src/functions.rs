@@ -18,6 +18,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 /// the context, and with it the module, lives as long as the cache entry.
 #[derive(Debug)]
 pub struct LoadedKernel {
+    /// The entry name (compared on a cache hit, so a hash shared by two kernels never aliases).
+    name: String,
     _module: Module,
     _gpu: Gpu,
     func: cu::CUfunction,
@@ -56,24 +58,26 @@ impl LoadedKernel {
     }
 }
 
-type Key = (usize, String, u64);
+/// (context, `ptx_id`): the entries with that hash, told apart by their names. No allocation
+/// on the lookup every launch makes.
+type Key = (usize, u64);
 
-fn cache() -> &'static Mutex<HashMap<Key, Arc<LoadedKernel>>> {
-    static CACHE: OnceLock<Mutex<HashMap<Key, Arc<LoadedKernel>>>> = OnceLock::new();
+fn cache() -> &'static Mutex<HashMap<Key, Vec<Arc<LoadedKernel>>>> {
+    static CACHE: OnceLock<Mutex<HashMap<Key, Vec<Arc<LoadedKernel>>>>> = OnceLock::new();
     CACHE.get_or_init(Default::default)
 }
 
 /// Number of modules loaded so far in this process (for tests of the cache).
 pub fn loaded_count() -> usize {
-    cache().lock().map_or(0, |c| c.len())
+    cache().lock().map_or(0, |c| c.values().map(Vec::len).sum())
 }
 
 /// The loaded `kernel` in `gpu`'s primary context, loading it on first use.
 pub fn get(gpu: &Gpu, kernel: &CompiledKernel) -> Result<Arc<LoadedKernel>, GpuError> {
-    let key = (gpu.raw_context() as usize, kernel.name.to_string(), kernel.ptx_id);
+    let key = (gpu.raw_context() as usize, kernel.ptx_id);
     // A poisoned lock only means another thread panicked while holding it; the map stays valid.
     let mut map = cache().lock().unwrap_or_else(|p| p.into_inner());
-    if let Some(k) = map.get(&key) {
+    if let Some(k) = map.get(&key).and_then(|v| v.iter().find(|k| k.name == kernel.name)) {
         return Ok(k.clone());
     }
     if CompiledKernel::id_of(&kernel.ptx) != kernel.ptx_id {
@@ -82,7 +86,7 @@ pub fn get(gpu: &Gpu, kernel: &CompiledKernel) -> Result<Arc<LoadedKernel>, GpuE
     gpu.make_current()?;
     let module = Module::load_ptx(&kernel.ptx, &kernel.name)?;
     let func = module.function(&kernel.name)?;
-    let loaded = Arc::new(LoadedKernel { _module: module, _gpu: gpu.clone(), func, smem_limit: AtomicU32::new(48 * 1024) });
-    map.insert(key, loaded.clone());
+    let loaded = Arc::new(LoadedKernel { name: kernel.name.to_string(), _module: module, _gpu: gpu.clone(), func, smem_limit: AtomicU32::new(48 * 1024) });
+    map.entry(key).or_default().push(loaded.clone());
     Ok(loaded)
 }

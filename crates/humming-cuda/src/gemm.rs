@@ -14,7 +14,7 @@ use crate::weights::GpuWeights;
 use cust::stream::Stream;
 use cust::sys as cu;
 use humming_core::ir::DevPtr;
-use humming_core::kernel::launch::{Buf, GemmOperands, Launch, LaunchError, prepare, workspace_bytes, workspace_counters};
+use humming_core::kernel::launch::{Buf, GemmLaunches, GemmOperands, Launch, LaunchError, prepare, workspace_bytes, workspace_counters};
 use humming_core::kernel::{CompiledKernel, GemmBundle, bundle};
 use humming_core::Spec;
 
@@ -101,8 +101,7 @@ pub(crate) fn run(bundle: &GemmBundle, spec: &Spec, stream: &Stream, w: &GpuWeig
 
     // The split-K workspace (partials and the arrival counters of the in-kernel reduction) is
     // the weights' own, kept between launches: see `crate::workspace`.
-    let go = |ws: Option<Buf>| -> Result<(), RuntimeError> {
-        let launches = prepare(spec, &plan, &GemmOperands { workspace: ws, ..probe })?;
+    let go = |launches: &GemmLaunches| -> Result<(), RuntimeError> {
         launch(main.raw(), &variant.main, &launches.main, raw_stream)?;
         if let (Some(r), Some(f)) = (&launches.reduce, &reduce) {
             launch(f.raw(), &bundle.reduce, r, raw_stream)?;
@@ -110,10 +109,13 @@ pub(crate) fn run(bundle: &GemmBundle, spec: &Spec, stream: &Stream, w: &GpuWeig
         Ok(())
     };
     if ws_bytes == 0 {
-        return go(None);
+        // Nothing to allocate: the validated launches are the real ones.
+        return go(&planned);
     }
     let counters = workspace_counters(&l, m, split);
-    w.workspace().with(gpu, raw_stream, ws_bytes, counters, |ptr| go(Some(Buf { ptr: DevPtr(ptr), len: ws_bytes })))
+    w.workspace().with(gpu, raw_stream, ws_bytes, counters, |ptr| {
+        go(&prepare(spec, &plan, &GemmOperands { workspace: Some(Buf { ptr: DevPtr(ptr), len: ws_bytes }), ..probe })?)
+    })
 }
 
 fn check_driver(k: &CompiledKernel) -> Result<(), RuntimeError> {

@@ -475,6 +475,18 @@ impl KernelBuilder {
         self.emit(Inst::CpAsyncWait { n });
     }
 
+    /// A no-swizzle `wgmma` shared-memory matrix descriptor (`.b64`) for the shared-window
+    /// address in `start` (`.b32`), leading byte offset `lbo` and stride byte offset `sbo`: each
+    /// encoded as `(x & 0x3FFFF) >> 4`, in bits 0..14, 16..30 and 32..46.
+    pub fn wgmma_desc(&mut self, start: Reg, lbo: u32, sbo: u32) -> Reg {
+        let enc = |x: u32| (x & 0x3ffff) >> 4;
+        let s = self.shr(Ty::U32, start, 4u32);
+        let s = self.and(Ty::U32, s, 0x3fffu32);
+        let lo = self.bin(BinOp::Or, Ty::B32, s, enc(lbo) << 16);
+        let lo = self.cvt(Ty::U64, Ty::U32, None, lo);
+        self.bin(BinOp::Or, Ty::B64, lo, Operand::Imm((enc(sbo) as i64) << 32))
+    }
+
     /// `ldmatrix.sync.aligned.m8n8.xN{.trans}.shared.b16` into `n` (1, 2, 4) fresh `.b32` registers.
     pub fn ldmatrix(&mut self, n: usize, trans: bool, addr: impl Into<Addr>) -> Vec<Reg> {
         let dst: Vec<Reg> = (0..n).map(|_| self.reg(RegClass::B32)).collect();

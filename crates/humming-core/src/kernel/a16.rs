@@ -541,11 +541,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                     // B of step i: chunks 2i, 2i + 1 of every row (LBO 128 bytes between them),
                     // 8-row groups bk * 16 bytes apart (SBO).
                     let start = b.add_u32(sa, 256 * i as u32);
-                    let start = b.shr32(start, 4);
-                    let start = b.and32(start, 0x3fffu32);
-                    let lo = b.op(BinOp::Or, Ty::B32, start, (128u32 >> 4) << 16);
-                    let lo = b.cvt(Ty::U64, Ty::U32, None, lo);
-                    let desc = b.op(BinOp::Or, Ty::B64, lo, Operand::Imm(((bk * 16 >> 4) as i64) << 32));
+                    let desc = b.wgmma_desc(start, 128, bk * 16);
                     b.emit(Inst::Wgmma { n: bm, ab: cfg.mma.ab_type(), d: d.clone(), a: a.to_vec(), b_desc: desc, accumulate: Operand::Imm(1) });
                 }
                 b.emit(Inst::WgmmaCommit);

@@ -171,7 +171,7 @@ pub const MAX_M: usize = (i32::MAX / 2) as usize;
 /// smallest tile, 8 x 64 of a swapped plan, so any plan fits). Zero-filled before first use (see
 /// [`GemmOperands::workspace`]).
 pub fn workspace_bytes(layout: &A16Layout, m: usize, split: u32) -> usize {
-    if split > 1 { split as usize * m * layout.n_pad * 4 + counter_bytes(layout, m) } else { 0 }
+    if split > 1 { workspace_counters(layout, m, split).end } else { 0 }
 }
 
 /// The byte range of the arrival counters inside a workspace of [`workspace_bytes`] (what must

@@ -7,9 +7,9 @@ use super::{Half, SplitMix64, alloc_out, check_untouched, download, expected_mat
 use crate::arch::Arch;
 use crate::ir::builder::KernelBuilder;
 use crate::ir::exec::{Executor, KernelArg, LaunchDims};
-use crate::ir::inst::{BinOp, Inst};
+use crate::ir::inst::Inst;
 use crate::ir::kernel::{Kernel, ParamTy};
-use crate::ir::types::{Addr, Cmp, Operand, Space, SpecialReg, Ty};
+use crate::ir::types::{Addr, Cmp, Space, SpecialReg, Ty};
 
 /// sm_90a only (wgmma).
 pub(super) const SM90A: &[Arch] = &[Arch::Sm90a];
@@ -97,12 +97,7 @@ fn wgmma_tile(name: &str, half: Half) -> Kernel {
         })
         .collect();
 
-    // Descriptor: start >> 4 in bits 0..14, LBO >> 4 in bits 16..30, SBO >> 4 in bits 32..46.
-    let start = b.shr(Ty::U32, sb, 4u32);
-    let start = b.and(Ty::U32, start, 0x3fffu32);
-    let lo = b.bin(BinOp::Or, Ty::B32, start, (LBO >> 4) << 16);
-    let lo64 = b.cvt(Ty::U64, Ty::U32, None, lo);
-    let desc = b.bin(BinOp::Or, Ty::B64, lo64, Operand::Imm(((SBO >> 4) as i64) << 32));
+    let desc = b.wgmma_desc(sb, LBO, SBO);
     let p = b.setp(Cmp::Ne, Ty::U32, pacc, 0u32);
 
     b.emit(Inst::WgmmaFence);
