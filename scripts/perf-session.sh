@@ -162,6 +162,32 @@ case "$phase" in
     fi
     echo '{}' > "$T"
     ;;
+  v9)
+    # Session 5: wgmma plans that overlap (up to 3 wgmma groups in flight, kept across stages with
+    # 4+ stages; conflict-free activation copies; lean split-K epilogue), up to four warpgroups,
+    # against the mma.sync defaults.
+    A="--arch sm_90a"
+    w1=m1x16_n4x64_k1w_bk256_s3_wg,m1x16_n4x64_k1w_bk128_s4_wg,m1x16_n4x64_k1w_bk128_s6_wg,m1x16_n4x64_k1w_bk256_s4_wg
+    w2=m2x16_n4x64_k1w_bk128_s4_wg,m2x16_n4x64_k1w_bk128_s6_wg,m2x16_n4x64_k1w_bk64_s6_wg,m2x16_n4x64_k1w_bk128_s3_wg
+    w4=m4x16_n4x64_k1w_bk128_s3_wg,m4x16_n4x64_k1w_bk128_s4_wg,m4x16_n4x64_k1w_bk64_s6_wg,m4x16_n2x64_k1w_bk128_s5_wg
+    w8=m8x16_n4x64_k1w_bk128_s2_wg,m8x16_n4x64_k1w_bk64_s4_wg,m8x16_n4x64_k1w_bk64_s5_wg,m8x16_n4x64_k1w_bk128_s4_wg,m8x16_n2x64_k1w_bk128_s4_wg
+    { timeout 30 "$B/bin/bench_a16" $A --label chk --no-copy --shapes 4096x4096 --m 13 --harness graph --iters 2 --reps 1 --plans $w1 --splits auto,3 --check 13x4096x4096
+      timeout 30 "$B/bin/bench_a16" $A --label chk --no-copy --shapes 4096x4096 --m 29 --harness graph --iters 2 --reps 1 --plans $w2 --splits auto,3 --check 29x4096x4096
+      timeout 30 "$B/bin/bench_a16" $A --label chk --no-copy --shapes 4096x4096 --m 61 --harness graph --iters 2 --reps 1 --plans $w4 --splits auto,3 --check 61x4096x4096
+      timeout 30 "$B/bin/bench_a16" $A --label chk --no-copy --shapes 4096x4096 --m 200 --harness graph --iters 2 --reps 1 --plans $w8 --splits 1,2 --check 200x4096x4096
+      for m in 1 7 13 29 61 200; do timeout 30 "$B/bin/bench_a16" --label chk --no-copy --shapes 4096x4096 --m $m --harness graph --iters 2 --reps 1 --plans auto --splits auto,3 --check ${m}x4096x4096; done; } > /dev/null 2> "$OUT/tests.txt"
+    echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"; grep -vE "^check|^NVIDIA|^N x K|^skip" "$OUT/tests.txt" | head -8
+    timeout 60 "$B/bin/bench_a16" $A --label v9 --no-copy --shapes $shapes --m 16 --harness graph --plans auto,$w1 --splits auto,1,2,4 >> "$H" 2>> "$L"
+    timeout 60 "$B/bin/bench_a16" $A --label v9 --no-copy --shapes $shapes --m 32 --harness graph --plans auto,$w2 --splits auto,1,2,4 >> "$H" 2>> "$L"
+    timeout 60 "$B/bin/bench_a16" $A --label v9 --no-copy --shapes $shapes --m 64 --harness graph --plans auto,$w4 --splits auto,1,2 >> "$H" 2>> "$L"
+    timeout 90 "$B/bin/bench_a16" $A --label v9 --no-copy --shapes $shapes --m 128,256 --harness graph --plans auto,$w8 --splits auto,1,2 >> "$H" 2>> "$L"
+    if command -v ncu >/dev/null; then
+      timeout 60 ncu --clock-control none --target-processes all -k regex:hm_a16 -s 2 -c 1 \
+        --section SpeedOfLight --section WarpStateStats --section SchedulerStats --section Occupancy --section LaunchStats \
+        "$B/bin/bench_a16" $A --no-copy --shapes 8192x8192 --m 64 --plans m4x16_n2x64_k1w_bk128_s3_wg --splits 2 --harness launch --iters 2 --reps 1 > "$OUT/ncu_wg_m64.txt" 2>&1
+    fi
+    echo '{}' > "$T"
+    ;;
   v8)
     # Session 4: wgmma plans (sm_90a) for M >= 16 against the default mma.sync plans, same call.
     # GPU checks of every swept wgmma plan first (odd M, splits), then the sweep.

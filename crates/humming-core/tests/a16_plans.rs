@@ -104,8 +104,8 @@ fn swapped_plans_on_emulator() {
 }
 
 /// wgmma plans (sm_90a: warpgroups, the dequantized weights as wgmma's register A operand, the
-/// activations as B in core matrices) over 4- and 8-bit formats, M tiles 16..128, one and two
-/// warpgroups, stage depths, partial stages and splits; each also assembled by ptxas.
+/// activations as B in core matrices) over 4- and 8-bit formats, M tiles 16..256, one, two and
+/// four warpgroups (as registers allow), stage depths, partial stages and splits; each also assembled by ptxas.
 #[test]
 fn wgmma_plans_on_emulator() {
     let spec = |w: &str, act: ActFormat, group: ScaleGroup| {
@@ -123,8 +123,8 @@ fn wgmma_plans_on_emulator() {
     ];
     let mut ran = 0;
     for spec in &specs {
-        for m_tiles in [1, 2, 4, 8] {
-            for n_warps in [1, 2] {
+        for m_tiles in [1, 2, 4, 8, 16] {
+            for n_warps in [1, 2, 4] {
                 for bk in [64, 128, 256] {
                     let plan = KernelPlan { m_tiles, n_warps, k_warps: 1, bk, stages: [2, 3, 4][ran % 3], swap: false, wgmma: true };
                     if plan.validate(spec.arch(), spec.weight().bits()).is_err() {

@@ -154,10 +154,20 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     // row0, row0 + rpr, ...: one 64-bit source per stage advanced by a fixed step, shared
     // destinations from at most 8 swizzle phases plus immediates, and the row test against M
     // from one register. (Separate address sets per chunk cost up to 96 registers at M = 64.)
-    let a_regular = (threads % cpr_a == 0 && total_a % threads == 0 && !plan.wgmma).then(|| {
+    // wgmma plans write core matrices: eight consecutive threads copy one chunk column of an
+    // 8-row group (128 contiguous bytes, so a warp's stores are free of bank conflicts), which
+    // is regular when a round of threads covers whole 8-row groups.
+    let a_regular_ok = threads % cpr_a == 0 && total_a % threads == 0 && (!plan.wgmma || threads % (8 * cpr_a) == 0);
+    let a_regular = a_regular_ok.then(|| {
         let rpr = threads / cpr_a;
-        let row0 = b.shr32(tid, cpr_a.trailing_zeros());
-        let c = b.and32(tid, cpr_a - 1);
+        let (row0, c) = if plan.wgmma {
+            let r8 = b.and32(tid, 7u32);
+            let c = b.bfe(tid, 3, cpr_a.trailing_zeros());
+            let grp = b.shr32(tid, 3 + cpr_a.trailing_zeros());
+            (b.mad_u32(grp, 8u32, r8), c)
+        } else {
+            (b.shr32(tid, cpr_a.trailing_zeros()), b.and32(tid, cpr_a - 1))
+        };
         let c8 = b.shl32(c, 3);
         let grow0 = b.add_u32(m0, row0);
         // Rows of this thread's column left inside M: row r is copied iff r * rpr < rows_left.
@@ -166,10 +176,19 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
         let elem = b.mad_u32(grow0, pk, c8);
         let gbase = b.addr64(pa, elem, 2u32);
         let step = b.mul_u32(pk, 2 * rpr);
-        let phases = 8 / gcd(rpr, 8);
+        // Swizzled rows repeat their pattern every `phases` rounds; core matrices (a round is
+        // `rpr / 8` whole groups of `bk * 16` bytes) advance by a fixed offset.
+        let phases = if plan.wgmma { 1 } else { 8 / gcd(rpr, 8) };
         let dsts: Vec<Reg> = (0..phases.min(total_a / threads))
             .map(|ph| {
                 let row = b.add_u32(row0, ph * rpr);
+                if plan.wgmma {
+                    let grp = b.shr32(row, 3);
+                    let o = b.mul_u32(grp, bk * 16);
+                    let o = b.mad_u32(c, 128u32, o);
+                    let r8 = b.and32(row, 7u32);
+                    return b.mad_u32(r8, 16u32, o);
+                }
                 let r7 = b.and32(row, 7u32);
                 let sw = b.xor(c, r7);
                 let sw = b.shl32(sw, 4);
@@ -194,8 +213,14 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     let mut a_chunks = Vec::new();
     for r in 0..if a_regular.is_some() { 0 } else { total_a.div_ceil(threads) } {
         let i = b.add_u32(tid, r * threads);
-        let row = b.shr32(i, cpr_a.trailing_zeros());
-        let c = b.and32(i, cpr_a - 1);
+        let (row, c) = if plan.wgmma {
+            let r8 = b.and32(i, 7u32);
+            let c = b.bfe(i, 3, cpr_a.trailing_zeros());
+            let grp = b.shr32(i, 3 + cpr_a.trailing_zeros());
+            (b.mad_u32(grp, 8u32, r8), c)
+        } else {
+            (b.shr32(i, cpr_a.trailing_zeros()), b.and32(i, cpr_a - 1))
+        };
         let grow = b.add_u32(m0, row);
         let row_ok = b.setp(Cmp::Lt, Ty::U32, grow, pm);
         // Chunks past the tile (when threads do not divide it) must not be issued at all: a
@@ -485,6 +510,11 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
         (whole, zero, acc_set(&mut b))
     });
 
+    // wgmma groups left pending after each step (at most 2, fewer than the steps of a stage),
+    // and whether they stay pending across stages (with four stages or more: one fewer is in flight,
+    // see the main loop).
+    let wg_depth = (spw - 1).min(2);
+    let wg_carry = plan.wgmma && cfg.cp_async && plan.stages >= 4 && wg_depth > 0;
     let compute = |b: &mut KernelBuilder, st: Reg, off: Reg| {
         b.if_then(nb_ok, |b| {
             let sa = b.add_u32(off, smem_base);
@@ -523,29 +553,40 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                 // Warp w4's m16 tile: pairs 4 w4 .. 4 w4 + 4 of the lane's block, which for 4-
                 // and 8-bit weights are the `bits / 4` words at byte `w4 * bits` of its data.
                 let wbytes = b.mul_u32(w4, bits);
-                let afrags: Vec<[Reg; 4]> = (0..spw)
-                    .map(|i| {
-                        let waddr = b.add_u32(sb_w, i * plan.n_warps * blk_bytes);
-                        let waddr = b.add_u32(waddr, wbytes);
-                        let words = b.ld_vec(Space::Shared, Ty::B32, (bits / 4) as usize, Addr::reg(waddr));
-                        let (saddr, _) = qaddr(b, i);
-                        let s2 = b.mad_u32(w4, 2 * sb, saddr);
-                        let tiles = cfg.scales.load_two(b, s2);
-                        let f = cfg.dequant.pairs(b, &words, &tiles, 4);
-                        [f[0], f[2], f[1], f[3]]
-                    })
-                    .collect();
                 let d: Vec<Reg> = acc.iter().flatten().flatten().copied().collect();
-                b.emit(Inst::WgmmaFence);
-                for (i, a) in afrags.iter().enumerate() {
+                // Step i's A fragment is dequantized while the wgmmas of the `wg_depth` steps
+                // before it run: after each commit at most `wg_depth` groups stay pending, which
+                // frees the registers of older fragments (a fragment's registers are rewritten
+                // `spw > wg_depth` steps later). The next step's words and scales are read
+                // before that wait. With `wg_carry` the groups stay pending across stages (the
+                // slot they read is refilled two iterations later); otherwise the stage's last
+                // group is waited for before its slot is refilled in the next iteration.
+                let inputs_of = |b: &mut KernelBuilder, i: u32| {
+                    let waddr = b.add_u32(sb_w, i * plan.n_warps * blk_bytes);
+                    let waddr = b.add_u32(waddr, wbytes);
+                    let words = b.ld_vec(Space::Shared, Ty::B32, (bits / 4) as usize, Addr::reg(waddr));
+                    let (saddr, _) = qaddr(b, i);
+                    let s2 = b.mad_u32(w4, 2 * sb, saddr);
+                    (words, cfg.scales.load_two(b, s2))
+                };
+                let mut next = inputs_of(b, 0);
+                for i in 0..spw {
+                    let (words, tiles) = next.clone();
+                    let f = cfg.dequant.pairs(b, &words, &tiles, 4);
+                    let a = [f[0], f[2], f[1], f[3]];
+                    b.emit(Inst::WgmmaFence);
                     // B of step i: chunks 2i, 2i + 1 of every row (LBO 128 bytes between them),
                     // 8-row groups bk * 16 bytes apart (SBO).
-                    let start = b.add_u32(sa, 256 * i as u32);
+                    let start = b.add_u32(sa, 256 * i);
                     let desc = b.wgmma_desc(start, 128, bk * 16);
                     b.emit(Inst::Wgmma { n: bm, ab: cfg.mma.ab_type(), d: d.clone(), a: a.to_vec(), b_desc: desc, accumulate: Operand::Imm(1) });
+                    b.emit(Inst::WgmmaCommit);
+                    if i + 1 < spw {
+                        next = inputs_of(b, i + 1);
+                    }
+                    let last = i + 1 == spw;
+                    b.emit(Inst::WgmmaWait { n: if last && !wg_carry { 0 } else { wg_depth } });
                 }
-                b.emit(Inst::WgmmaCommit);
-                b.emit(Inst::WgmmaWait { n: 0 });
                 return;
             }
             match &late {
@@ -623,13 +664,17 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     // ---- main loop ----
     if cfg.cp_async {
         let s = plan.stages;
+        // Stages requested ahead of the one computed: all other slots of the ring, or, when
+        // wgmma groups stay pending across stages (`wg_carry`), one fewer: the slot of the stage
+        // before may still be read by them.
+        let ahead = if wg_carry { s - 2 } else { s - 1 };
         // With programmatic dependent launch the grid may start while the previous one still
         // runs: the first stages' weights (never written by a kernel) are requested before
         // waiting for it, the activations after. All of them land in the first commit group,
         // which the first wait covers.
-        // The first `s - 1` stages (those that exist), ending each with a commit group or not.
+        // The first `ahead` stages (those that exist), ending each with a commit group or not.
         let prologue = |b: &mut KernelBuilder, act: bool, weights: bool, commit: bool| {
-            for pre in 0..s - 1 {
+            for pre in 0..ahead {
                 let has = b.setp(Cmp::Gt, Ty::U32, n_iter, pre);
                 b.if_then(has, |b| {
                     let st = b.add_u32(s_begin, pre);
@@ -648,17 +693,17 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
         prologue(&mut b, true, !cfg.pdl, true);
         // Ring offsets of the stage computed and the stage loaded in this iteration.
         let rd = b.mov(Ty::U32, 0u32);
-        let wr = b.mov(Ty::U32, (s - 1) * stage_bytes);
+        let wr = b.mov(Ty::U32, ahead * stage_bytes);
         let ring = s * stage_bytes;
         b.for_range(0u32, n_iter, 1, |b, it| {
-            loader.wait(b, s - 2);
+            loader.wait(b, ahead - 1);
             if plan.wgmma {
                 // The stage's activations were written by cp.async (generic proxy); wgmma
                 // reads them through the async proxy.
                 b.emit(Inst::FenceProxyAsync);
             }
             b.emit(Inst::BarSync { id: 0, threads: None });
-            let nxt = b.add_u32(it, s - 1);
+            let nxt = b.add_u32(it, ahead);
             let has = b.setp(Cmp::Lt, Ty::U32, nxt, n_iter);
             b.if_then(has, |b| {
                 let st = b.add_u32(s_begin, nxt);
@@ -675,6 +720,9 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
             }
         });
         loader.wait(&mut b, 0);
+        if wg_carry {
+            b.emit(Inst::WgmmaWait { n: 0 });
+        }
         if cfg.pdl {
             // Only the epilogue is left: the next grid may start its weight copies.
             b.emit(Inst::GridDepLaunch);
@@ -881,15 +929,13 @@ struct ReduceTile {
 }
 
 /// Sums the tile's partials over the splits, in split order (so the result does not depend on
-/// which CTA arrives last), with every thread of the CTA on 4-column chunks and the loads of
-/// up to four splits in flight before their sums; `store(row, col, [f32; 4])` gets each chunk
+/// which CTA arrives last), with every thread of the CTA on 4-column chunks, taken four at a
+/// time with the loads of up to four splits in flight before their sums; `store(row, col, [f32; 4])` gets each chunk
 /// of a row below M and a column below n_pad.
 fn reduce_tile(b: &mut KernelBuilder, t: &ReduceTile, mut store: impl FnMut(&mut KernelBuilder, Reg, Reg, [Reg; 4])) {
     let c4 = t.bn / 4;
     let total = t.bm * c4;
     let rounds = total.div_ceil(t.threads);
-    // Splits loaded per step: the chunk registers are free here (the accumulators are stored).
-    let unroll = (16 / rounds).clamp(1, 4);
     let col_t = b.mul_u32(t.nb0, 64u32);
     struct Chunk {
         row: Reg,
@@ -898,57 +944,64 @@ fn reduce_tile(b: &mut KernelBuilder, t: &ReduceTile, mut store: impl FnMut(&mut
         e0: Reg,
         sum: [Reg; 4],
     }
-    let chunks: Vec<Chunk> = (0..rounds)
-        .map(|r| {
-            let i = b.add_u32(t.tid, r * t.threads);
-            let rl = b.op(BinOp::Div, Ty::U32, i, c4);
-            let cl = b.op(BinOp::Rem, Ty::U32, i, c4);
-            let row = b.add_u32(t.m0, rl);
-            let col = b.mad_u32(cl, 4u32, col_t);
-            let row_ok = b.setp(Cmp::Lt, Ty::U32, row, t.pm);
-            let col_ok = b.setp(Cmp::Lt, Ty::U32, col, t.pnpad);
-            let mut ok = b.and_pred(row_ok, col_ok);
-            if total % t.threads != 0 {
-                let inb = b.setp(Cmp::Lt, Ty::U32, i, total);
-                ok = b.and_pred(ok, inb);
-            }
-            let rowc = b.selp(Ty::U32, row, 0u32, ok);
-            let e0 = b.mad_u32(rowc, t.pnpad, col);
-            let sum = [0; 4].map(|_| b.mov_as(RegClass::F32, Operand::f32(0.0)));
-            Chunk { row, col, ok, e0, sum }
-        })
-        .collect();
-    b.for_range(0u32, t.nz, unroll as i64, |b, z0| {
-        let mut loaded = Vec::new();
-        for u in 0..unroll {
-            let z = b.add_u32(z0, u);
-            let zin = b.setp(Cmp::Lt, Ty::U32, z, t.nz);
-            let zoff = b.mul_u32(z, t.slice);
-            for ch in &chunks {
-                let go = b.and_pred(ch.ok, zin);
-                let e = b.add_u32(zoff, ch.e0);
-                let addr = b.addr64(t.pws, e, 4u32);
-                let x = [0; 4].map(|_| b.reg(RegClass::F32));
-                b.guarded(go, false, |b| {
-                    b.emit(Inst::Ld { space: Space::Global, cache: CacheOp::Cg, ty: Ty::F32, dst: x.to_vec(), addr: Addr::reg(addr) });
-                });
-                loaded.push((go, x));
-            }
-        }
-        for (i, (go, x)) in loaded.into_iter().enumerate() {
-            let ch = &chunks[i % chunks.len()];
-            b.guarded(go, false, |b| {
-                for c in 0..4 {
-                    b.emit(Inst::Bin { op: BinOp::Add, ty: Ty::F32, dst: ch.sum[c], a: ch.sum[c].into(), b: x[c].into() });
+    // Rounds in batches of at most four, each with at most 8 chunk loads in flight: the
+    // kernel's register count is its peak, and a whole tile's loads in flight would set it
+    // (up to 130 registers at bm 64 x bn 128), not the main loop.
+    for r0 in (0..rounds).step_by(4) {
+        let batch = (rounds - r0).min(4);
+        let unroll = (8 / batch).clamp(1, 4);
+        let chunks: Vec<Chunk> = (r0..r0 + batch)
+            .map(|r| {
+                let i = b.add_u32(t.tid, r * t.threads);
+                let rl = b.op(BinOp::Div, Ty::U32, i, c4);
+                let cl = b.op(BinOp::Rem, Ty::U32, i, c4);
+                let row = b.add_u32(t.m0, rl);
+                let col = b.mad_u32(cl, 4u32, col_t);
+                let row_ok = b.setp(Cmp::Lt, Ty::U32, row, t.pm);
+                let col_ok = b.setp(Cmp::Lt, Ty::U32, col, t.pnpad);
+                let mut ok = b.and_pred(row_ok, col_ok);
+                if total % t.threads != 0 {
+                    let inb = b.setp(Cmp::Lt, Ty::U32, i, total);
+                    ok = b.and_pred(ok, inb);
                 }
-            });
+                let rowc = b.selp(Ty::U32, row, 0u32, ok);
+                let e0 = b.mad_u32(rowc, t.pnpad, col);
+                let sum = [0; 4].map(|_| b.mov_as(RegClass::F32, Operand::f32(0.0)));
+                Chunk { row, col, ok, e0, sum }
+            })
+            .collect();
+        b.for_range(0u32, t.nz, unroll as i64, |b, z0| {
+            let mut loaded = Vec::new();
+            for u in 0..unroll {
+                let z = b.add_u32(z0, u);
+                let zin = b.setp(Cmp::Lt, Ty::U32, z, t.nz);
+                let zoff = b.mul_u32(z, t.slice);
+                for ch in &chunks {
+                    let go = b.and_pred(ch.ok, zin);
+                    let e = b.add_u32(zoff, ch.e0);
+                    let addr = b.addr64(t.pws, e, 4u32);
+                    let x = [0; 4].map(|_| b.reg(RegClass::F32));
+                    b.guarded(go, false, |b| {
+                        b.emit(Inst::Ld { space: Space::Global, cache: CacheOp::Cg, ty: Ty::F32, dst: x.to_vec(), addr: Addr::reg(addr) });
+                    });
+                    loaded.push((go, x));
+                }
+            }
+            for (i, (go, x)) in loaded.into_iter().enumerate() {
+                let ch = &chunks[i % chunks.len()];
+                b.guarded(go, false, |b| {
+                    for c in 0..4 {
+                        b.emit(Inst::Bin { op: BinOp::Add, ty: Ty::F32, dst: ch.sum[c], a: ch.sum[c].into(), b: x[c].into() });
+                    }
+                });
+            }
+        });
+        for ch in &chunks {
+            // `store` checks rows against M and columns against N itself; rows past M were
+            // never loaded.
+            let row = b.selp(Ty::U32, ch.row, u32::MAX, ch.ok);
+            store(b, row, ch.col, ch.sum);
         }
-    });
-    for ch in &chunks {
-        // `store` checks rows against M and columns against N itself; rows past M were never
-        // loaded.
-        let row = b.selp(Ty::U32, ch.row, u32::MAX, ch.ok);
-        store(b, row, ch.col, ch.sum);
     }
 }
 

@@ -36,8 +36,15 @@ pub struct KernelPlan {
 
 /// The rules [`KernelPlan::validate`] checks, in words (for error messages that list what is
 /// valid; keep in step with `validate`).
-pub const PLAN_RULES: &str = "m_tiles 1..=8 (1 or 2 with swap), wgmma only on sm_90a with k_warps 1, n_warps 1..=4 and bm x bk / 8 <= 8 x threads, n_warps and k_warps 1..=8 (at most 16 warps), bk 64, 128, 256 or 512 with \
+pub const PLAN_RULES: &str = "m_tiles 1..=8 (1 or 2 with swap, up to 16 with wgmma), wgmma only on sm_90a with k_warps 1, n_warps 1..=4 as registers allow (bm / 2 + 64 a thread) and bm x bk / 8 <= 8 x threads, n_warps and k_warps 1..=8 (at most 16 warps), bk 64, 128, 256 or 512 with \
      bk / 16 a multiple of k_warps, stages 2..=8 (sm_80 and newer) or 1 (sm_75), and fits the target's shared memory";
+
+/// Registers a thread of a wgmma plan takes with `bm` rows of M (an upper bound from ptxas,
+/// sm_90a, on the u4 and u8 kernels): the `bm / 2` accumulators and at most about 64 more. Used
+/// to reject plans that would spill.
+fn wgmma_registers(bm: u32) -> u32 {
+    bm / 2 + 64
+}
 
 /// Why a plan cannot be generated for a target.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -116,11 +123,15 @@ impl KernelPlan {
     /// shared memory.
     pub fn validate(&self, arch: Arch, bits: u8) -> Result<(), PlanError> {
         let bad = |reason: String| Err(PlanError::Invalid { plan: self.to_string(), reason });
-        if !(1..=8).contains(&self.m_tiles) {
-            return bad(format!("m_tiles {} not in 1..=8", self.m_tiles));
+        let max_tiles = if self.wgmma { 16 } else { 8 };
+        if !(1..=max_tiles).contains(&self.m_tiles) {
+            return bad(format!("m_tiles {} not in 1..={max_tiles}", self.m_tiles));
         }
         if self.wgmma && (self.swap || self.k_warps != 1 || self.n_warps > 4 || arch != Arch::Sm90a) {
             return bad("wgmma plans are sm_90a plans with k_warps 1, 1 to 4 warpgroups along N and no swap".into());
+        }
+        if self.wgmma && wgmma_registers(self.bm()) > (65536 / self.threads()).min(255) {
+            return bad(format!("wgmma plans with {} rows of M need about {} registers a thread, more than {} threads can have", self.bm(), wgmma_registers(self.bm()), self.threads()));
         }
         if self.wgmma && self.bm() * self.bk / 8 > 8 * self.threads() {
             return bad(format!("wgmma plans copy at most 8 activation chunks per thread and stage ({} x {} over {} threads is more)", self.bm(), self.bk, self.threads()));
