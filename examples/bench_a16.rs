@@ -302,7 +302,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let out = ex.alloc(m * n * 2)?;
             let mut seen = std::collections::HashSet::new();
             for pname in &args.plans {
-                let plan = if pname == "auto" { KernelPlan::choose(m, layout.n_pad, arch, weight.bits()) } else { pname.parse::<KernelPlan>()? };
+                let plan = if pname == "auto" { KernelPlan::choose_for(&spec, m, layout.n_pad) } else { pname.parse::<KernelPlan>()? };
                 if plan.validate(arch, weight.bits()).is_err() {
                     eprintln!("skip {plan}: does not validate for {arch}");
                     continue;

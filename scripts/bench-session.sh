@@ -6,13 +6,16 @@ set -uo pipefail
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 export PYTHONUNBUFFERED=1
 S=8192x8192,28672x8192,8192x28672
-timeout 230 gpu-bundle/bin/example_bench_a16 --shapes $S --m 1,2,4,8,16,32,64,128,256 --harness graph,cold > "$OUT/humming.jsonl" 2> "$OUT/humming.err"
+# ARCH=sm_90a benchmarks the arch-specific target (wgmma plans above M = 128); default: the
+# device's portable target.
+A=${ARCH:+--arch $ARCH}
+timeout 230 gpu-bundle/bin/example_bench_a16 $A --shapes $S --m 1,2,4,8,16,32,64,128,256 --harness graph,cold > "$OUT/humming.jsonl" 2> "$OUT/humming.err"
 # The same GEMMs with plain launches (no programmatic dependent launch), for comparison (NOPDL=0
 # skips them).
-[ "${NOPDL:-1}" = 1 ] && timeout 120 gpu-bundle/bin/example_bench_a16 --no-copy --no-pdl --label no-pdl --shapes $S --m 1,16,32,64,128,256 --harness graph >> "$OUT/humming.jsonl" 2>> "$OUT/humming.err"
-timeout 40 gpu-bundle/bin/example_bench_a16 --no-copy --shapes 4096x4096 --m 1,8,16,32,64,128,256 --harness graph >> "$OUT/humming.jsonl" 2>> "$OUT/humming.err"
+[ "${NOPDL:-1}" = 1 ] && timeout 120 gpu-bundle/bin/example_bench_a16 $A --no-copy --no-pdl --label no-pdl --shapes $S --m 1,16,32,64,128,256 --harness graph >> "$OUT/humming.jsonl" 2>> "$OUT/humming.err"
+timeout 40 gpu-bundle/bin/example_bench_a16 $A --no-copy --shapes 4096x4096 --m 1,8,16,32,64,128,256 --harness graph >> "$OUT/humming.jsonl" 2>> "$OUT/humming.err"
 for w in "--weight u8" "--weight u3" "--weight e2m1 --act bf16 --scale ue8m0 --group 32" "--weight u4 --act bf16"; do
-  timeout 30 gpu-bundle/bin/example_bench_a16 --no-copy $w --shapes 28672x8192 --m 1,16,64 --harness graph >> "$OUT/humming.jsonl" 2>> "$OUT/humming.err"
+  timeout 30 gpu-bundle/bin/example_bench_a16 $A --no-copy $w --shapes 28672x8192 --m 1,16,64 --harness graph >> "$OUT/humming.jsonl" 2>> "$OUT/humming.err"
 done
 # The layer API (QuantizedLinear::forward, its kept split-K workspace) on the same shapes.
 timeout 120 gpu-bundle/bin/example_bench_runtime --shapes $S --m 1,8,16,64 > "$OUT/runtime.jsonl" 2> "$OUT/runtime.err"

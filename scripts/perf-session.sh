@@ -162,6 +162,14 @@ case "$phase" in
     fi
     echo '{}' > "$T"
     ;;
+  v10)
+    # Session 5: the spec heuristic's wgmma plan above M = 128 (sm_90a) and its one-wave split
+    # against the mma.sync plan, M = 128 .. 512.
+    A="--arch sm_90a"
+    timeout 150 "$B/bin/bench_a16" $A --label v10 --no-copy --shapes $shapes --m 128,192,256,384,512 --harness graph \
+      --plans auto,m4x16_n2x64_k2w_bk128_s3,m8x16_n4x64_k1w_bk128_s4_wg --splits auto,1,2,4 >> "$H" 2>> "$L"
+    echo '{}' > "$T"
+    ;;
   v9)
     # Session 5: wgmma plans that overlap (up to 3 wgmma groups in flight, kept across stages with
     # 4+ stages; conflict-free activation copies; lean split-K epilogue), up to four warpgroups,

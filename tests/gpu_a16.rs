@@ -17,7 +17,7 @@ use humming::cuda::GpuExecutor;
 use humming::cuda::testing::gpu_or_skip;
 
 fn plan_for(spec: &Spec, m: usize, n: usize) -> KernelPlan {
-    KernelPlan::choose(m, n.div_ceil(64) * 64, spec.arch(), spec.weight().bits())
+    KernelPlan::choose_for(spec, m, n.div_ceil(64) * 64)
 }
 
 fn run(ex: &mut GpuExecutor, spec: &Spec, m: usize, n: usize, k: usize, seed: u64, sms: u32) -> Result<CheckReport, String> {
@@ -123,7 +123,8 @@ fn gpu_a16_every_target() {
             let mut parts = SpecParts::new(WeightFormat::parse(w).unwrap(), act);
             parts.arch = arch;
             let Ok(spec) = Spec::new(parts) else { continue };
-            for m in [1, 100] {
+            // M = 200 takes the wgmma plan on sm_90a (KernelPlan::choose_for).
+            for m in [1, 100, 200] {
                 let r = run(&mut ex, &spec, m, 1000, 2048, ran, sms).unwrap_or_else(|e| panic!("{e}"));
                 println!("{:<70} M={m:<4} max err {:.3e} ({:.3} of tolerance)", r.kernel, r.max_abs_err, r.max_tol_frac);
                 ran += 1;

@@ -66,7 +66,7 @@ fn par_each<T: Sync>(items: &[T], f: impl Fn(usize, &T) -> Result<(), String> + 
 }
 
 fn plan_for(spec: &Spec, m: usize, n: usize) -> KernelPlan {
-    KernelPlan::choose(m, n.div_ceil(64) * 64, spec.arch(), spec.weight().bits())
+    KernelPlan::choose_for(spec, m, n.div_ceil(64) * 64)
 }
 
 #[test]

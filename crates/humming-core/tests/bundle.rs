@@ -30,6 +30,54 @@ fn buckets_are_ascending_valid_and_cover_every_m() {
     }
 }
 
+/// A spec's buckets ([`KernelPlan::buckets_for_spec`]) are the spec-agnostic ones but for M
+/// above 192 on sm_90a, where the specs wgmma plans generate for take the wgmma plan; its split
+/// fills one wave of CTAs.
+#[test]
+fn spec_buckets_take_wgmma_above_m192_on_sm90a_only() {
+    let wg = KernelPlan { m_tiles: 8, n_warps: 4, k_warps: 1, bk: 128, stages: 4, swap: false, wgmma: true };
+    let mut dyn_zp = SpecParts::new(WeightFormat::parse("u4").unwrap(), ActFormat::F16);
+    dyn_zp.arch = Arch::Sm90a;
+    dyn_zp.zero_point = ZeroPoint::Dynamic;
+    let dyn_zp = Spec::new(dyn_zp).unwrap();
+    let cases = [
+        (spec("u4", ActFormat::F16, Arch::Sm90a), true),
+        (spec("e2m1", ActFormat::Bf16, Arch::Sm90a), true),
+        (spec("u8", ActFormat::F16, Arch::Sm90a), true),
+        (spec("u8", ActFormat::Bf16, Arch::Sm90a), false),
+        (spec("u3", ActFormat::F16, Arch::Sm90a), false),
+        (dyn_zp, false),
+        (spec("u4", ActFormat::F16, Arch::Sm90), false),
+    ];
+    for (s, wgmma) in cases {
+        assert_eq!(kernel::wgmma_supported(&s), wgmma, "{s}");
+        for n_pad in [4096, 28672] {
+            let plain = KernelPlan::buckets_for(s.arch(), s.weight().bits(), n_pad);
+            let b = KernelPlan::buckets_for_spec(&s, n_pad);
+            let (last, below) = b.split_last().unwrap();
+            assert_eq!(last.0, u32::MAX);
+            let same_tile = last.1.wgmma && last.1.m_tiles == 8 && last.1.n_warps == 4 && last.1.bk == 128;
+            assert_eq!(same_tile, wgmma, "{s} n_pad {n_pad}: {b:?}");
+            assert_eq!(last.1 == wg, wgmma && s.weight().bits() == 4, "{s}: four stages for 4-bit weights");
+            if wgmma {
+                assert_eq!(below.last().map(|x| x.0), Some(192), "{s}: {b:?}");
+            } else {
+                assert_eq!(b, plain, "{s}");
+            }
+            // Up to 192 the spec's plans are the spec-agnostic ones.
+            for m in [1, 8, 16, 64, 128, 192] {
+                assert_eq!(KernelPlan::choose_for(&s, m, n_pad), KernelPlan::choose(m, n_pad, s.arch(), s.weight().bits()));
+            }
+            assert!(plain.iter().all(|(_, p)| !p.wgmma));
+            kernel::generate(&s, &last.1).unwrap_or_else(|e| panic!("{s}: {e}"));
+        }
+    }
+    // One wave of 132 CTAs: 8192 wide at M = 256 is 32 x 2 tiles, so split 2.
+    assert_eq!(wg.split_k_for(256, 8192, 8192, 132), 2);
+    assert_eq!(wg.split_k_for(256, 28672, 8192, 132), 1);
+    assert_eq!(wg.split_k_for(128, 8192, 8192, 132), 4);
+}
+
 #[test]
 fn bundle_variants_ptx_and_selection() {
     let s = spec("u4", ActFormat::F16, Arch::Sm80);

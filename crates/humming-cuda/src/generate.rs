@@ -36,9 +36,9 @@ pub enum Source {
     Generated,
 }
 
-/// The kernels of `spec` with the default M buckets ([`KernelPlan::buckets`]).
+/// The kernels of `spec` with its default M buckets ([`KernelPlan::buckets_spec`]).
 pub fn bundle_for(spec: &Spec) -> Result<(Arc<GemmBundle>, Source), RuntimeError> {
-    bundle_with(spec, &KernelPlan::buckets(spec.arch(), spec.weight().bits()))
+    bundle_with(spec, &KernelPlan::buckets_spec(spec))
 }
 
 /// The kernels of `spec` with explicit `(largest M, plan)` buckets.

@@ -48,7 +48,7 @@ impl QuantizedLinear {
         let packed = PackedA16::from_quantized(q)?;
         humming_core::kernel::launch::WeightsDesc::of(&packed).check_matches(spec)?;
         // Plans for this layer's width (wide layers take wider N tiles).
-        let buckets = KernelPlan::buckets_for(spec.arch(), spec.weight().bits(), packed.layout.n_pad);
+        let buckets = KernelPlan::buckets_for_spec(spec, packed.layout.n_pad);
         let (bundle, _) = bundle_with(spec, &buckets)?;
         if !spec.arch().runs_on(gpu.compute_capability()) {
             let cc = gpu.compute_capability();

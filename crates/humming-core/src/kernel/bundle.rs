@@ -13,7 +13,7 @@ use std::borrow::Cow;
 
 /// Identifies the code generator: bundles (and cached PTX) from another version are rebuilt.
 /// Bump the last number whenever generated code changes.
-pub const GENERATOR_VERSION: &str = concat!("humming-core ", env!("CARGO_PKG_VERSION"), " a16/4");
+pub const GENERATOR_VERSION: &str = concat!("humming-core ", env!("CARGO_PKG_VERSION"), " a16/5");
 
 /// One kernel as PTX text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -101,9 +101,9 @@ impl GemmBundle {
         })
     }
 
-    /// [`GemmBundle::build`] with [`KernelPlan::buckets`].
+    /// [`GemmBundle::build`] with [`KernelPlan::buckets_spec`].
     pub fn build_default(spec: &Spec) -> Result<GemmBundle, KernelError> {
-        GemmBundle::build(spec, &KernelPlan::buckets(spec.arch(), spec.weight().bits()))
+        GemmBundle::build(spec, &KernelPlan::buckets_spec(spec))
     }
 
     /// The validated spec.

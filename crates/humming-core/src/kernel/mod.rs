@@ -56,6 +56,22 @@ pub struct GemmKernels {
     pub reduce: Kernel,
 }
 
+/// The specs wgmma plans generate for.
+const WGMMA_SPECS: &str = "wgmma plans take 4- or 8-bit weights with 16-bit scales and implicit zero points (not 8-bit integers with bf16) on sm_90a";
+
+/// Whether wgmma plans ([`KernelPlan::wgmma`]) generate for `spec`: sm_90a, 4- or 8-bit weights
+/// dequantized in 16-bit arithmetic, 16-bit scales, implicit zero points.
+pub fn wgmma_supported(spec: &Spec) -> bool {
+    let bits = spec.weight().bits();
+    let int8_bf16 = matches!(spec.weight(), WeightFormat::UInt(8) | WeightFormat::SInt(8)) && spec.act() == ActFormat::Bf16;
+    spec.arch() == crate::Arch::Sm90a
+        && matches!(bits, 4 | 8)
+        && !int8_bf16
+        && matches!(spec.act(), ActFormat::F16 | ActFormat::Bf16)
+        && matches!(spec.scale(), crate::ScaleFormat::F16 | crate::ScaleFormat::Bf16)
+        && spec.zero_point() != ZeroPoint::Dynamic
+}
+
 /// The component configuration for a spec and plan.
 pub fn configure(spec: &Spec, plan: &KernelPlan) -> Result<A16Config, KernelError> {
     let unsupported = |reason: &str| KernelError::Unsupported { spec: spec.id(), reason: reason.to_string() };
@@ -78,8 +94,8 @@ pub fn configure(spec: &Spec, plan: &KernelPlan) -> Result<A16Config, KernelErro
     };
     let arch = spec.arch();
     plan.validate(arch, dequant.bits())?;
-    if plan.wgmma && !(matches!(dequant.bits(), 4 | 8) && matches!(spec.scale(), crate::ScaleFormat::F16 | crate::ScaleFormat::Bf16) && !dynamic && !dequant.f32_scales()) {
-        return Err(unsupported("wgmma plans take 4- or 8-bit weights with 16-bit scales and implicit zero points (not 8-bit integers with bf16)"));
+    if plan.wgmma && !wgmma_supported(spec) {
+        return Err(unsupported(WGMMA_SPECS));
     }
     Ok(A16Config {
         plan: *plan,

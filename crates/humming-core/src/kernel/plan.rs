@@ -220,6 +220,27 @@ impl KernelPlan {
         plan
     }
 
+    /// [`KernelPlan::choose`] for a spec: on sm_90a, for specs wgmma plans generate for
+    /// ([`crate::kernel::wgmma_supported`]), M above 192 takes the wgmma plan
+    /// `m8x16_n4x64_k1w_bk128_s4_wg` (a 128 x 256 tile, four warpgroups). The v10 sweep (three
+    /// shapes, M = 128 .. 512): 6-16% faster than the mma.sync plan at M = 256 and 512 on
+    /// 28672 x 8192 and 8192 x 28672 (equal or better at 8192^2), up to 13% faster at M = 384
+    /// on those two but 10% slower at 8192^2; slower at M = 192 (half of the second 128-row
+    /// tile idle) and at M = 128 on 8192^2.
+    pub fn choose_for(spec: &crate::Spec, m: usize, n_pad: usize) -> KernelPlan {
+        let (arch, bits) = (spec.arch(), spec.weight().bits());
+        if m > 192 && crate::kernel::wgmma_supported(spec) {
+            // Three stages where four do not fit (8-bit weights).
+            for stages in [4, 3] {
+                let plan = KernelPlan { m_tiles: 8, n_warps: 4, k_warps: 1, bk: 128, stages, swap: false, wgmma: true };
+                if plan.validate(arch, bits).is_ok() {
+                    return plan;
+                }
+            }
+        }
+        KernelPlan::choose(m, n_pad, arch, bits)
+    }
+
     /// The plans a kernel set carries when N is not known (macro-generated kernels): one per M
     /// bucket, as `(largest M of the bucket, plan)`, M ascending; the last bucket takes every
     /// larger M. [`KernelPlan::buckets_for`] a 4096-wide N (kernels handle any N; the N choice
@@ -231,9 +252,25 @@ impl KernelPlan {
     /// The M buckets for weights of padded width `n_pad` (the runtime's layers, which know it):
     /// each bucket's plan is [`KernelPlan::choose`] at the bucket's top M.
     pub fn buckets_for(arch: Arch, bits: u8, n_pad: usize) -> Vec<(u32, KernelPlan)> {
+        Self::bucket_plans(|m| KernelPlan::choose(m, n_pad, arch, bits))
+    }
+
+    /// [`KernelPlan::buckets_for`] with [`KernelPlan::choose_for`] (the plans of a spec).
+    pub fn buckets_for_spec(spec: &crate::Spec, n_pad: usize) -> Vec<(u32, KernelPlan)> {
+        Self::bucket_plans(|m| KernelPlan::choose_for(spec, m, n_pad))
+    }
+
+    /// [`KernelPlan::buckets_for_spec`] for a 4096-wide N (see [`KernelPlan::buckets`]).
+    pub fn buckets_spec(spec: &crate::Spec) -> Vec<(u32, KernelPlan)> {
+        Self::buckets_for_spec(spec, 4096)
+    }
+
+    /// The M buckets with `plan(m)` at each bucket's top M (256 for the last, open one), equal
+    /// neighbours merged.
+    fn bucket_plans(plan: impl Fn(usize) -> KernelPlan) -> Vec<(u32, KernelPlan)> {
         let mut out: Vec<(u32, KernelPlan)> = Vec::new();
-        for top in [8u32, 16, 32, 48, 64, 128, u32::MAX] {
-            let plan = KernelPlan::choose(top.min(256) as usize, n_pad, arch, bits);
+        for top in [8u32, 16, 32, 48, 64, 128, 192, u32::MAX] {
+            let plan = plan(top.min(256) as usize);
             match out.last_mut() {
                 Some(last) if last.1 == plan => last.0 = top,
                 _ => out.push((top, plan)),
@@ -249,13 +286,17 @@ impl KernelPlan {
     /// more; power-of-two splits beat odd ones (uneven stage counts); above M = 64 splitting
     /// never paid for the chosen plans. So: the largest power of two up to 8 with
     /// `tiles x split <= 2.1 x SMs` and at least 2 stages per split, 1 above M = 64.
+    ///
+    /// wgmma plans run one CTA per SM (v9 sweep): at any M they split while the grid still fits
+    /// one wave (`tiles x split <= SMs`), e.g. 2 at M = 256 and N = 8192 (96 us, against 166
+    /// unsplit on 64 of the 132 SMs).
     pub fn split_k_for(&self, m: usize, n_pad: usize, k_pad: usize, sms: u32) -> u32 {
-        if m > 64 {
+        if m > 64 && !self.wgmma {
             return 1;
         }
         let tiles = (n_pad as u32).div_ceil(self.bn()) * (m.max(1) as u32).div_ceil(self.bm());
         let stages = (k_pad as u32).div_ceil(self.bk).max(1);
-        let room = 21 * sms / 10;
+        let room = if self.wgmma { sms } else { 21 * sms / 10 };
         [8u32, 4, 2].into_iter().find(|&s| tiles * s <= room && stages >= 2 * s).unwrap_or(1)
     }
 }
