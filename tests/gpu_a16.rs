@@ -118,12 +118,13 @@ fn gpu_a16_every_target() {
     let native = gpu.native_arch().unwrap();
     let mut ex = GpuExecutor::new(gpu, native).unwrap();
     let mut ran = 0;
-    for arch in A16_ARCHS.into_iter().filter(|a| a.runs_on(cc)) {
+    // sm_90a too (its default plans above M = 192 are wgmma plans).
+    for arch in A16_ARCHS.into_iter().chain([Arch::Sm90a]).filter(|a| a.runs_on(cc)) {
         for (w, act) in [("u4", ActFormat::F16), ("u3", ActFormat::F16), ("e4m3", ActFormat::Bf16), ("i8", ActFormat::Bf16)] {
             let mut parts = SpecParts::new(WeightFormat::parse(w).unwrap(), act);
             parts.arch = arch;
             let Ok(spec) = Spec::new(parts) else { continue };
-            // M = 200 takes the wgmma plan on sm_90a (KernelPlan::choose_for).
+            // M = 200 takes the wgmma plan on sm_90a (KernelPlan::choose_for) for u4 and e4m3.
             for m in [1, 100, 200] {
                 let r = run(&mut ex, &spec, m, 1000, 2048, ran, sms).unwrap_or_else(|e| panic!("{e}"));
                 println!("{:<70} M={m:<4} max err {:.3e} ({:.3} of tolerance)", r.kernel, r.max_abs_err, r.max_tol_frac);
