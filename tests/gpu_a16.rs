@@ -124,9 +124,13 @@ fn gpu_a16_every_target() {
             let mut parts = SpecParts::new(WeightFormat::parse(w).unwrap(), act);
             parts.arch = arch;
             let Ok(spec) = Spec::new(parts) else { continue };
-            // M = 200 takes the wgmma plan on sm_90a (KernelPlan::choose_for) for u4 and e4m3.
             for m in [1, 100, 200] {
-                let r = run(&mut ex, &spec, m, 1000, 2048, ran, sms).unwrap_or_else(|e| panic!("{e}"));
+                // On sm_90a, M = 200 at N = 8192 takes the wgmma plan (KernelPlan::choose_for)
+                // for u4 and e4m3.
+                let (n, k) = if arch == Arch::Sm90a && m == 200 { (8192, 1024) } else { (1000, 2048) };
+                let wgmma = humming::core::kernel::wgmma_supported(&spec) && n >= 8192;
+                assert_eq!(plan_for(&spec, m, n).wgmma, wgmma, "{spec} M={m} N={n}");
+                let r = run(&mut ex, &spec, m, n, k, ran, sms).unwrap_or_else(|e| panic!("{e}"));
                 println!("{:<70} M={m:<4} max err {:.3e} ({:.3} of tolerance)", r.kernel, r.max_abs_err, r.max_tol_frac);
                 ran += 1;
             }

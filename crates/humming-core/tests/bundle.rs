@@ -31,7 +31,7 @@ fn buckets_are_ascending_valid_and_cover_every_m() {
 }
 
 /// A spec's buckets ([`KernelPlan::buckets_for_spec`]) are the spec-agnostic ones but for M
-/// above 192 on sm_90a, where the specs wgmma plans generate for take the wgmma plan; its split
+/// above 192 and N of at least 8192 on sm_90a, where the specs wgmma plans generate for take the wgmma plan; its split
 /// fills one wave of CTAs.
 #[test]
 fn spec_buckets_take_wgmma_above_m192_on_sm90a_only() {
@@ -51,9 +51,11 @@ fn spec_buckets_take_wgmma_above_m192_on_sm90a_only() {
     ];
     for (s, wgmma) in cases {
         assert_eq!(kernel::wgmma_supported(&s), wgmma, "{s}");
-        for n_pad in [4096, 28672] {
+        for n_pad in [4096, 8192, 28672] {
             let plain = KernelPlan::buckets_for(s.arch(), s.weight().bits(), n_pad);
             let b = KernelPlan::buckets_for_spec(&s, n_pad);
+            // N below 8192 keeps the mma.sync plans.
+            let wgmma = wgmma && n_pad >= 8192;
             let (last, below) = b.split_last().unwrap();
             assert_eq!(last.0, u32::MAX);
             let same_tile = last.1.wgmma && last.1.m_tiles == 8 && last.1.n_warps == 4 && last.1.bk == 128;
@@ -70,6 +72,10 @@ fn spec_buckets_take_wgmma_above_m192_on_sm90a_only() {
             }
             assert!(plain.iter().all(|(_, p)| !p.wgmma));
             kernel::generate(&s, &last.1).unwrap_or_else(|e| panic!("{s}: {e}"));
+        }
+        if wgmma {
+            // The macro's bundles (N unknown: 4096) stay on mma.sync.
+            assert!(KernelPlan::buckets_spec(&s).iter().all(|(_, p)| !p.wgmma));
         }
     }
     // One wave of 132 CTAs: 8192 wide at M = 256 is 32 x 2 tiles, so split 2.
