@@ -162,6 +162,19 @@ case "$phase" in
     fi
     echo '{}' > "$T"
     ;;
+  v11)
+    # Session 5: wgmma scales once per stage when the group spans it. GPU checks (group spanning
+    # the stage or not), then the wgmma tiles against v9's numbers, same call.
+    A="--arch sm_90a"
+    wg=m8x16_n4x64_k1w_bk128_s4_wg,m8x16_n4x64_k1w_bk256_s2_wg,m4x16_n4x64_k1w_bk128_s4_wg,m2x16_n4x64_k1w_bk128_s4_wg,m1x16_n4x64_k1w_bk256_s4_wg
+    { for g in 128 32; do
+        timeout 40 "$B/bin/bench_a16" $A --label chk --no-copy --group $g --shapes 4096x4096 --m 200 --harness graph --iters 2 --reps 1 --plans $wg --splits 1,3 --check 200x4096x4096
+        timeout 40 "$B/bin/bench_a16" $A --label chk --no-copy --group $g --weight e4m3 --act bf16 --scale bf16 --shapes 4096x4096 --m 29 --harness graph --iters 2 --reps 1 --plans $wg --splits 1,3 --check 29x4096x4096
+      done; } > /dev/null 2> "$OUT/tests.txt"
+    echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"; grep -vE "^check|^NVIDIA|^N x K|^skip" "$OUT/tests.txt" | head -8
+    timeout 120 "$B/bin/bench_a16" $A --label v11 --no-copy --shapes $shapes --m 16,32,64,256,512 --harness graph --plans auto,$wg --splits auto,2,4 >> "$H" 2>> "$L"
+    echo '{}' > "$T"
+    ;;
   v10)
     # Session 5: the spec heuristic's wgmma plan above M = 128 (sm_90a) and its one-wave split
     # against the mma.sync plan, M = 128 .. 512.

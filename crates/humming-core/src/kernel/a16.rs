@@ -515,6 +515,8 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     // see the main loop).
     let wg_depth = (spw - 1).min(2);
     let wg_carry = plan.wgmma && cfg.cp_async && plan.stages >= 4 && wg_depth > 0;
+    // wgmma plans with several steps a stage: whether the group spans the stage.
+    let wg_whole = (plan.wgmma && spw > 1).then(|| b.setp(Cmp::Ge, Ty::U32, pgshift, bk.trailing_zeros()));
     let compute = |b: &mut KernelBuilder, st: Reg, off: Reg| {
         b.if_then(nb_ok, |b| {
             let sa = b.add_u32(off, smem_base);
@@ -557,35 +559,48 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                 // Step i's A fragment is dequantized while the wgmmas of the `wg_depth` steps
                 // before it run: after each commit at most `wg_depth` groups stay pending, which
                 // frees the registers of older fragments (a fragment's registers are rewritten
-                // `spw > wg_depth` steps later). The next step's words and scales are read
+                // `spw > wg_depth` steps later). The next step's words (and scales) are read
                 // before that wait. With `wg_carry` the groups stay pending across stages (the
                 // slot they read is refilled two iterations later); otherwise the stage's last
                 // group is waited for before its slot is refilled in the next iteration.
-                let inputs_of = |b: &mut KernelBuilder, i: u32| {
-                    let waddr = b.add_u32(sb_w, i * plan.n_warps * blk_bytes);
-                    let waddr = b.add_u32(waddr, wbytes);
-                    let words = b.ld_vec(Space::Shared, Ty::B32, (bits / 4) as usize, Addr::reg(waddr));
-                    let (saddr, _) = qaddr(b, i);
-                    let s2 = b.mad_u32(w4, 2 * sb, saddr);
-                    (words, cfg.scales.load_two(b, s2))
-                };
-                let mut next = inputs_of(b, 0);
-                for i in 0..spw {
-                    let (words, tiles) = next.clone();
-                    let f = cfg.dequant.pairs(b, &words, &tiles, 4);
-                    let a = [f[0], f[2], f[1], f[3]];
-                    b.emit(Inst::WgmmaFence);
-                    // B of step i: chunks 2i, 2i + 1 of every row (LBO 128 bytes between them),
-                    // 8-row groups bk * 16 bytes apart (SBO).
-                    let start = b.add_u32(sa, 256 * i);
-                    let desc = b.wgmma_desc(start, 128, bk * 16);
-                    b.emit(Inst::Wgmma { n: bm, ab: cfg.mma.ab_type(), d: d.clone(), a: a.to_vec(), b_desc: desc, accumulate: Operand::Imm(1) });
-                    b.emit(Inst::WgmmaCommit);
-                    if i + 1 < spw {
-                        next = inputs_of(b, i + 1);
+                // The group's scales are read once per stage when the group spans the stage
+                // (`whole`, the usual case), else once per step.
+                let body = |b: &mut KernelBuilder, every_step: bool| {
+                    let scales_of = |b: &mut KernelBuilder, i: u32| {
+                        let (saddr, _) = qaddr(b, i);
+                        let s2 = b.mad_u32(w4, 2 * sb, saddr);
+                        cfg.scales.load_two(b, s2)
+                    };
+                    let words_of = |b: &mut KernelBuilder, i: u32| {
+                        let waddr = b.add_u32(sb_w, i * plan.n_warps * blk_bytes);
+                        let waddr = b.add_u32(waddr, wbytes);
+                        b.ld_vec(Space::Shared, Ty::B32, (bits / 4) as usize, Addr::reg(waddr))
+                    };
+                    let mut tiles = scales_of(b, 0);
+                    let mut words = words_of(b, 0);
+                    for i in 0..spw {
+                        let f = cfg.dequant.pairs(b, &words, &tiles, 4);
+                        let a = [f[0], f[2], f[1], f[3]];
+                        b.emit(Inst::WgmmaFence);
+                        // B of step i: chunks 2i, 2i + 1 of every row (LBO 128 bytes between
+                        // them), 8-row groups bk * 16 bytes apart (SBO).
+                        let start = b.add_u32(sa, 256 * i);
+                        let desc = b.wgmma_desc(start, 128, bk * 16);
+                        b.emit(Inst::Wgmma { n: bm, ab: cfg.mma.ab_type(), d: d.clone(), a: a.to_vec(), b_desc: desc, accumulate: Operand::Imm(1) });
+                        b.emit(Inst::WgmmaCommit);
+                        let last = i + 1 == spw;
+                        if !last {
+                            words = words_of(b, i + 1);
+                            if every_step {
+                                tiles = scales_of(b, i + 1);
+                            }
+                        }
+                        b.emit(Inst::WgmmaWait { n: if last && !wg_carry { 0 } else { wg_depth } });
                     }
-                    let last = i + 1 == spw;
-                    b.emit(Inst::WgmmaWait { n: if last && !wg_carry { 0 } else { wg_depth } });
+                };
+                match wg_whole {
+                    Some(whole) => b.if_else(whole, |b| body(b, false), |b| body(b, true)),
+                    None => body(b, true),
                 }
                 return;
             }

@@ -223,8 +223,8 @@ impl KernelPlan {
     /// [`KernelPlan::choose`] for a spec: on sm_90a, for specs wgmma plans generate for
     /// ([`crate::kernel::wgmma_supported`]), M above 192 with N of at least 8192 takes the wgmma
     /// plan `m8x16_n4x64_k1w_bk128_s4_wg` (a 128 x 256 tile, four warpgroups). The v10 sweep
-    /// (three shapes, M = 128 .. 512): 6-16% faster than the mma.sync plan at M = 256 and 512
-    /// on 28672 x 8192 and 8192 x 28672 (equal or better at 8192^2), up to 13% faster at
+    /// (three shapes, M = 128 .. 512): 5-16% faster than the mma.sync plan at M = 256 and 512
+    /// on 28672 x 8192 and 8192 x 28672 (equal or better at 8192^2), 12% faster at
     /// M = 384 on those two but 10% slower at 8192^2; slower at M = 192 (half of the second
     /// 128-row tile idle) and at M = 128 on 8192^2. At N = K = 4096 and M = 256 it was 15%
     /// slower (32 tiles: split 4 leaves each CTA 8 stages).
