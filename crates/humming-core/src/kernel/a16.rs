@@ -1005,8 +1005,8 @@ fn reduce_tile(b: &mut KernelBuilder, t: &ReduceTile, mut store: impl FnMut(&mut
             for (i, (go, x)) in loaded.into_iter().enumerate() {
                 let ch = &chunks[i % chunks.len()];
                 b.guarded(go, false, |b| {
-                    for c in 0..4 {
-                        b.emit(Inst::Bin { op: BinOp::Add, ty: Ty::F32, dst: ch.sum[c], a: ch.sum[c].into(), b: x[c].into() });
+                    for (&sum, &v) in ch.sum.iter().zip(&x) {
+                        b.emit(Inst::Bin { op: BinOp::Add, ty: Ty::F32, dst: sum, a: sum.into(), b: v.into() });
                     }
                 });
             }

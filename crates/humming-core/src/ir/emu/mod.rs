@@ -369,7 +369,7 @@ impl Executor for Emulator {
                 .params
                 .iter()
                 .zip(args)
-                .filter(|(p, _)| names.iter().any(|n| *n == p.name))
+                .filter(|(p, _)| names.contains(&p.name))
                 .filter_map(|(_, a)| match *a {
                     KernelArg::Ptr(ptr) => self.mem.locate(ptr.0, 1).map(|(i, _)| {
                         let a = &self.mem.allocs[i];
