@@ -1,5 +1,9 @@
 #!/usr/bin/env bash
-# ncu stall breakdown of wgmma and mma.sync plans (session 5)
+# Nsight Compute stall breakdown (issue stalls per issued instruction, tensor-pipe activity,
+# instructions, SM activity) of wgmma and mma.sync plans. On the GPU machine, with the bundle of
+# scripts/perf-bundle.sh: `bash perf-bundle/ncu-stall.sh`; logs under $OUT.
+set -uo pipefail
+OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 B=perf-bundle
 M='regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio|smsp__inst_executed.sum|sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active|sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active|smsp__cycles_active.avg|sm__warps_active.avg.pct_of_peak_sustained_active'
 run() { timeout 60 ncu --clock-control none --target-processes all -k regex:hm_a16 -s 2 -c 1 --metrics "$M" "$B/bin/bench_a16" --arch sm_90a --no-copy --shapes $1 --m $2 --plans $3 --splits $4 --harness launch --iters 2 --reps 1 > "$OUT/ncu_$5.txt" 2>&1; }

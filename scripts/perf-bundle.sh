@@ -20,6 +20,6 @@ for l in sys.stdin:
     if m.get("reason")=="compiler-artifact" and m.get("executable") and m["target"]["name"].startswith("gpu_"):
         shutil.copy(m["executable"], sys.argv[1] + "/bin/" + m["target"]["name"]); print("bundled", m["target"]["name"])' "$DEST"
 fi
-cp scripts/bench_torch.py scripts/bench_table.py scripts/perf-session.sh "$DEST/"
+cp scripts/bench_torch.py scripts/bench_table.py scripts/perf-session.sh scripts/ncu-stall.sh "$DEST/"
 git rev-parse --short HEAD > "$DEST/COMMIT"; git status --short >> "$DEST/COMMIT"
 du -sh "$DEST"
