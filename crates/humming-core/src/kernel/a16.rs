@@ -154,20 +154,12 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     // row0, row0 + rpr, ...: one 64-bit source per stage advanced by a fixed step, shared
     // destinations from at most 8 swizzle phases plus immediates, and the row test against M
     // from one register. (Separate address sets per chunk cost up to 96 registers at M = 64.)
-    // wgmma plans write core matrices: eight consecutive threads copy one chunk column of an
-    // 8-row group (128 contiguous bytes, so a warp's stores are free of bank conflicts), which
-    // is regular when a round of threads covers whole 8-row groups.
+    // For wgmma plans (core matrices, `a_chunk_of`) it is regular when a round of threads covers
+    // whole 8-row groups.
     let a_regular_ok = threads % cpr_a == 0 && total_a % threads == 0 && (!plan.wgmma || threads % (8 * cpr_a) == 0);
     let a_regular = a_regular_ok.then(|| {
         let rpr = threads / cpr_a;
-        let (row0, c) = if plan.wgmma {
-            let r8 = b.and32(tid, 7u32);
-            let c = b.bfe(tid, 3, cpr_a.trailing_zeros());
-            let grp = b.shr32(tid, 3 + cpr_a.trailing_zeros());
-            (b.mad_u32(grp, 8u32, r8), c)
-        } else {
-            (b.shr32(tid, cpr_a.trailing_zeros()), b.and32(tid, cpr_a - 1))
-        };
+        let (row0, c) = a_chunk_of(&mut b, tid, cpr_a, plan.wgmma);
         let c8 = b.shl32(c, 3);
         let grow0 = b.add_u32(m0, row0);
         // Rows of this thread's column left inside M: row r is copied iff r * rpr < rows_left.
@@ -182,17 +174,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
         let dsts: Vec<Reg> = (0..phases.min(total_a / threads))
             .map(|ph| {
                 let row = b.add_u32(row0, ph * rpr);
-                if plan.wgmma {
-                    let grp = b.shr32(row, 3);
-                    let o = b.mul_u32(grp, bk * 16);
-                    let o = b.mad_u32(c, 128u32, o);
-                    let r8 = b.and32(row, 7u32);
-                    return b.mad_u32(r8, 16u32, o);
-                }
-                let r7 = b.and32(row, 7u32);
-                let sw = b.xor(c, r7);
-                let sw = b.shl32(sw, 4);
-                b.mad_u32(row, bk * 2, sw)
+                a_chunk_offset(&mut b, row, c, bk, plan.wgmma)
             })
             .collect();
         let rounds = total_a / threads;
@@ -213,14 +195,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     let mut a_chunks = Vec::new();
     for r in 0..if a_regular.is_some() { 0 } else { total_a.div_ceil(threads) } {
         let i = b.add_u32(tid, r * threads);
-        let (row, c) = if plan.wgmma {
-            let r8 = b.and32(i, 7u32);
-            let c = b.bfe(i, 3, cpr_a.trailing_zeros());
-            let grp = b.shr32(i, 3 + cpr_a.trailing_zeros());
-            (b.mad_u32(grp, 8u32, r8), c)
-        } else {
-            (b.shr32(i, cpr_a.trailing_zeros()), b.and32(i, cpr_a - 1))
-        };
+        let (row, c) = a_chunk_of(&mut b, i, cpr_a, plan.wgmma);
         let grow = b.add_u32(m0, row);
         let row_ok = b.setp(Cmp::Lt, Ty::U32, grow, pm);
         // Chunks past the tile (when threads do not divide it) must not be issued at all: a
@@ -230,20 +205,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
         let c8 = b.shl32(c, 3);
         let elem = b.mad_u32(rowc, pk, c8);
         let gbase = b.addr64(pa, elem, 2u32);
-        let dst = if plan.wgmma {
-            // Core matrices for wgmma's B: 8 rows x 16 bytes each, the chunks of an 8-row group
-            // side by side (128 bytes apart), groups `bk * 16` bytes apart.
-            let r8 = b.and32(row, 7u32);
-            let grp = b.shr32(row, 3);
-            let o = b.mul_u32(grp, bk * 16);
-            let o = b.mad_u32(c, 128u32, o);
-            b.mad_u32(r8, 16u32, o)
-        } else {
-            let r7 = b.and32(row, 7u32);
-            let sw = b.xor(c, r7);
-            let sw = b.shl32(sw, 4);
-            b.mad_u32(row, bk * 2, sw)
-        };
+        let dst = a_chunk_offset(&mut b, row, c, bk, plan.wgmma);
         // Rows past M are never copied: they are zeroed once here, in every stage.
         let row_out = b.setp(Cmp::Ge, Ty::U32, grow, pm);
         let (issue, zero) = match inb {
@@ -1017,6 +979,40 @@ fn reduce_tile(b: &mut KernelBuilder, t: &ReduceTile, mut store: impl FnMut(&mut
             let row = b.selp(Ty::U32, ch.row, u32::MAX, ch.ok);
             store(b, row, ch.col, ch.sum);
         }
+    }
+}
+
+/// Row and 16-byte chunk column of activation chunk `i` of a stage (`cpr` chunks per row):
+/// row-major, or for wgmma plans column-major within 8-row groups, so that eight consecutive
+/// threads copy one core matrix (128 contiguous bytes: a warp's stores are free of bank
+/// conflicts).
+fn a_chunk_of(b: &mut KernelBuilder, i: Reg, cpr: u32, wgmma: bool) -> (Reg, Reg) {
+    let lg = cpr.trailing_zeros();
+    if wgmma {
+        let r8 = b.and32(i, 7u32);
+        let c = b.bfe(i, 3, lg);
+        let grp = b.shr32(i, 3 + lg);
+        (b.mad_u32(grp, 8u32, r8), c)
+    } else {
+        (b.shr32(i, lg), b.and32(i, cpr - 1))
+    }
+}
+
+/// Byte offset of activation chunk (`row`, `c`) in a stage's A tile (`bk` halves per row): the
+/// rows with their chunks XOR-swizzled by `row % 8` (ldmatrix reads without bank conflicts), or
+/// for wgmma's B operand core matrices (8 rows x 16 bytes) with the chunks of an 8-row group
+/// side by side (128 bytes apart) and the groups `bk * 16` bytes apart.
+fn a_chunk_offset(b: &mut KernelBuilder, row: Reg, c: Reg, bk: u32, wgmma: bool) -> Reg {
+    let r8 = b.and32(row, 7u32);
+    if wgmma {
+        let grp = b.shr32(row, 3);
+        let o = b.mul_u32(grp, bk * 16);
+        let o = b.mad_u32(c, 128u32, o);
+        b.mad_u32(r8, 16u32, o)
+    } else {
+        let sw = b.xor(c, r8);
+        let sw = b.shl32(sw, 4);
+        b.mad_u32(row, bk * 2, sw)
     }
 }
 
