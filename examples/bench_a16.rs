@@ -10,12 +10,15 @@
 //!   (the flush is not timed, its dirty-line write-back partly is, as with triton's do_bench).
 //!
 //! Every launch goes through `humming_core::kernel::launch::prepare` (the one place that builds
-//! grids and argument lists). Bytes counted: packed weights + scales (+ zero points) + activations
-//! + outputs, each once. Also measured in the same process: device-to-device copy bandwidth
-//! (bytes read + written, 1 GiB). Fractions: of that copy bandwidth and of `--tc-peak` TFLOP/s.
+//! grids and argument lists). Bytes counted: packed weights, scales (and zero points),
+//! activations and outputs, each once. Also measured in the same process: device-to-device copy
+//! bandwidth (bytes read + written, 1 GiB). Fractions: of that copy bandwidth and of
+//! `--tc-peak` TFLOP/s.
 //!
-//!     bench_a16 --weight u4 --act f16 --group 128 --shapes 8192x8192,28672x8192 \
-//!         --m 1,16,64 --harness graph,cold [--plans auto,m1x16_n1x64_k4w_bk256_s4] [--splits auto,1,2]
+//! ```text
+//! bench_a16 --weight u4 --act f16 --group 128 --shapes 8192x8192,28672x8192 \
+//!     --m 1,16,64 --harness graph,cold [--plans auto,m1x16_n1x64_k4w_bk256_s4] [--splits auto,1,2]
+//! ```
 
 use clap::Parser;
 use humming::core::ir::{DevPtr, Executor, Kernel, samples::SplitMix64};

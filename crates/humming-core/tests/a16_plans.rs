@@ -13,6 +13,20 @@ macro_rules! report {
     }};
 }
 
+/// K of run `ran`: every third run a K whose padded length is not a multiple of bk (a partial
+/// last stage for bk 256; K itself not a multiple of 64 either).
+fn k_of(ran: usize) -> usize {
+    if ran % 3 == 2 { 328 } else { 512 }
+}
+
+/// Runs `plan` for `spec` at M = `m`, N = 136, K = [`k_of`] `ran` with `split` on a fresh
+/// emulator against the f64 reference; panics naming the case.
+fn check_case(spec: &Spec, plan: &KernelPlan, m: usize, split: u32, ran: usize, seed: u64) {
+    let k = k_of(ran);
+    check_gemm(&mut Emulator::new(), spec, plan, (m, 136, k), split, seed)
+        .unwrap_or_else(|e| panic!("{spec} {plan} m {m} split {split} k {k}: {e}"));
+}
+
 #[test]
 fn plan_sweep_on_emulator() {
     let specs: Vec<Spec> = [("u4", ActFormat::F16, Arch::Sm80), ("u3", ActFormat::Bf16, Arch::Sm90), ("e2m1", ActFormat::Bf16, Arch::Sm86), ("u4", ActFormat::F16, Arch::Sm75)]
@@ -37,12 +51,7 @@ fn plan_sweep_on_emulator() {
                     let m = 16 * m_tiles as usize - 3;
                     // Splits past the stage count leave CTAs with no stage (zero partials).
                     let split = [1, 2, 3, 5][ran % 4];
-                    let mut ex = Emulator::new();
-                    // Every third run has a K whose padded length is not a multiple of bk (a
-                    // partial last stage for bk 256; K itself not a multiple of 64 either).
-                    let k = if ran % 3 == 2 { 328 } else { 512 };
-                    check_gemm(&mut ex, spec, &plan, (m, 136, k), split, ran as u64)
-                        .unwrap_or_else(|e| panic!("{plan}: {e}"));
+                    check_case(spec, &plan, m, split, ran, ran as u64);
                     ran += 1;
                 }
             }
@@ -90,10 +99,7 @@ fn swapped_plans_on_emulator() {
                     // M past the tile too (several row tiles, each with its split-K counter).
                     let m = [8 * m_tiles as usize - 3, 1, 8 * m_tiles as usize, 8 * m_tiles as usize + 5][ran % 4];
                     let split = [1, 2, 3, 5][ran % 4];
-                    let k = if ran % 3 == 2 { 328 } else { 512 };
-                    let mut ex = Emulator::new();
-                    check_gemm(&mut ex, spec, &plan, (m, 136, k), split, 1000 + ran as u64)
-                        .unwrap_or_else(|e| panic!("{spec} {plan} m {m} split {split} k {k}: {e}"));
+                    check_case(spec, &plan, m, split, ran, 1000 + ran as u64);
                     ran += 1;
                 }
             }
@@ -105,7 +111,8 @@ fn swapped_plans_on_emulator() {
 
 /// wgmma plans (sm_90a: warpgroups, the dequantized weights as wgmma's register A operand, the
 /// activations as B in core matrices) over 4- and 8-bit formats, M tiles 16..256, one, two and
-/// four warpgroups (as registers allow), stage depths, partial stages and splits; each also assembled by ptxas.
+/// four warpgroups (as registers allow), stage depths, partial stages and splits; each also
+/// assembled by ptxas.
 #[test]
 fn wgmma_plans_on_emulator() {
     let spec = |w: &str, act: ActFormat, group: ScaleGroup| {
@@ -133,10 +140,7 @@ fn wgmma_plans_on_emulator() {
                     let bm = 16 * m_tiles as usize;
                     let m = [bm - 3, bm, 1, bm + 5][ran % 4];
                     let split = [1, 2, 3][ran % 3];
-                    let k = if ran % 3 == 2 { 328 } else { 512 };
-                    let mut ex = Emulator::new();
-                    check_gemm(&mut ex, spec, &plan, (m, 136, k), split, 2000 + ran as u64)
-                        .unwrap_or_else(|e| panic!("{spec} {plan} m {m} split {split} k {k}: {e}"));
+                    check_case(spec, &plan, m, split, ran, 2000 + ran as u64);
                     // ptxas accepts it for sm_90a without spills.
                     let kernels = humming_core::kernel::generate(spec, &plan).unwrap();
                     humming_core::ir::ptx::ptxas::assert_assembles_clean(&kernels.main, &[Arch::Sm90a]);

@@ -473,8 +473,8 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     });
 
     // wgmma groups left pending after each step (at most 2, fewer than the steps of a stage),
-    // and whether they stay pending across stages (with four stages or more: one fewer is in flight,
-    // see the main loop).
+    // and whether they stay pending across stages (with four stages or more: one fewer stage is
+    // then in flight, see the main loop).
     let wg_depth = (spw - 1).min(2);
     let wg_carry = plan.wgmma && cfg.cp_async && plan.stages >= 4 && wg_depth > 0;
     // wgmma plans with several steps a stage: whether the group spans the stage.
@@ -533,13 +533,14 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                         let s2 = b.mad_u32(w4, 2 * sb, saddr);
                         cfg.scales.load_two(b, s2)
                     };
-                    let words_of = |b: &mut KernelBuilder, i: u32| {
+                    // The warp's words of step i: its m16 tile's share of the lane's block.
+                    let tile_words = |b: &mut KernelBuilder, i: u32| {
                         let waddr = b.add_u32(sb_w, i * plan.n_warps * blk_bytes);
                         let waddr = b.add_u32(waddr, wbytes);
                         b.ld_vec(Space::Shared, Ty::B32, (bits / 4) as usize, Addr::reg(waddr))
                     };
                     let mut tiles = scales_of(b, 0);
-                    let mut words = words_of(b, 0);
+                    let mut words = tile_words(b, 0);
                     for i in 0..spw {
                         let f = cfg.dequant.pairs(b, &words, &tiles, 4);
                         let a = [f[0], f[2], f[1], f[3]];
@@ -552,7 +553,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                         b.emit(Inst::WgmmaCommit);
                         let last = i + 1 == spw;
                         if !last {
-                            words = words_of(b, i + 1);
+                            words = tile_words(b, i + 1);
                             if every_step {
                                 tiles = scales_of(b, i + 1);
                             }
@@ -778,18 +779,17 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
             for (j, a) in tiles.iter().enumerate() {
                 let j = j as u32;
                 let v = [a[2 * hh as usize], a[2 * hh as usize + 1]];
-                pairs.push(if plan.wgmma {
-                    // D register 4u + 2hh + e: column (token) 8u + 2t + e, row (n) 16 w4 + 8hh + g.
+                pairs.push(if plan.swap || plan.wgmma {
+                    // Pair hh of tile (u, j): rows (tokens) 8u + 2t and 8u + 2t + 1, column
+                    // 16 i + 8hh + g of m16 tile i (j, or the warp's w4 in a wgmma plan).
                     let row = b.add_u32(m0, 8 * u);
                     let row = b.add_u32(row, t2);
-                    let col = b.mad_u32(w4, 16u32, col_base);
-                    let col = b.add_u32(col, 8 * hh);
-                    let col = b.add_u32(col, g);
-                    OutPair { row, col, v, down: true }
-                } else if plan.swap {
-                    let row = b.add_u32(m0, 8 * u);
-                    let row = b.add_u32(row, t2);
-                    let col = b.add_u32(col_base, 16 * j + 8 * hh);
+                    let col = if plan.wgmma {
+                        let col = b.mad_u32(w4, 16u32, col_base);
+                        b.add_u32(col, 8 * hh)
+                    } else {
+                        b.add_u32(col_base, 16 * j + 8 * hh)
+                    };
                     let col = b.add_u32(col, g);
                     OutPair { row, col, v, down: true }
                 } else {
@@ -907,8 +907,8 @@ struct ReduceTile {
 
 /// Sums the tile's partials over the splits, in split order (so the result does not depend on
 /// which CTA arrives last), with every thread of the CTA on 4-column chunks, taken four at a
-/// time with the loads of up to four splits in flight before their sums; `store(row, col, [f32; 4])` gets each chunk
-/// of a row below M and a column below n_pad.
+/// time with the loads of up to four splits in flight before their sums;
+/// `store(row, col, [f32; 4])` gets each chunk of a row below M and a column below n_pad.
 fn reduce_tile(b: &mut KernelBuilder, t: &ReduceTile, mut store: impl FnMut(&mut KernelBuilder, Reg, Reg, [Reg; 4])) {
     let c4 = t.bn / 4;
     let total = t.bm * c4;

@@ -62,23 +62,18 @@ const WGMMA_SPECS: &str = "wgmma plans take 4- or 8-bit weights with 16-bit scal
 /// Whether wgmma plans ([`KernelPlan::wgmma`]) generate for `spec`: sm_90a, 4- or 8-bit weights
 /// dequantized in 16-bit arithmetic, 16-bit scales, implicit zero points.
 pub fn wgmma_supported(spec: &Spec) -> bool {
-    let bits = spec.weight().bits();
-    let int8_bf16 = matches!(spec.weight(), WeightFormat::UInt(8) | WeightFormat::SInt(8)) && spec.act() == ActFormat::Bf16;
     spec.arch() == crate::Arch::Sm90a
-        && matches!(bits, 4 | 8)
-        && !int8_bf16
-        && matches!(spec.act(), ActFormat::F16 | ActFormat::Bf16)
+        && dequant_for(spec).is_ok_and(|(_, d)| matches!(d.bits(), 4 | 8) && !d.f32_scales())
         && matches!(spec.scale(), crate::ScaleFormat::F16 | crate::ScaleFormat::Bf16)
         && spec.zero_point() != ZeroPoint::Dynamic
 }
 
-/// The component configuration for a spec and plan.
-pub fn configure(spec: &Spec, plan: &KernelPlan) -> Result<A16Config, KernelError> {
-    let unsupported = |reason: &str| KernelError::Unsupported { spec: spec.id(), reason: reason.to_string() };
+/// The activation type and dequantizer of `spec`, or why it is not generated.
+fn dequant_for(spec: &Spec) -> Result<(Act16, Dequant), &'static str> {
     let act = match spec.act() {
         ActFormat::F16 => Act16::F16,
         ActFormat::Bf16 => Act16::Bf16,
-        _ => return Err(unsupported("only 16-bit activations (f16, bf16) are generated so far")),
+        _ => return Err("only 16-bit activations (f16, bf16) are generated so far"),
     };
     let dynamic = spec.zero_point() == ZeroPoint::Dynamic;
     let dequant = match spec.weight() {
@@ -92,6 +87,14 @@ pub fn configure(spec: &Spec, plan: &KernelPlan) -> Result<A16Config, KernelErro
         }
         WeightFormat::Float(format) => Dequant::FloatRealign { act, format },
     };
+    Ok((act, dequant))
+}
+
+/// The component configuration for a spec and plan.
+pub fn configure(spec: &Spec, plan: &KernelPlan) -> Result<A16Config, KernelError> {
+    let unsupported = |reason: &str| KernelError::Unsupported { spec: spec.id(), reason: reason.to_string() };
+    let (act, dequant) = dequant_for(spec).map_err(unsupported)?;
+    let dynamic = spec.zero_point() == ZeroPoint::Dynamic;
     let arch = spec.arch();
     plan.validate(arch, dequant.bits())?;
     if plan.wgmma && !wgmma_supported(spec) {

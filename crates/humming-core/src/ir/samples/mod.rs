@@ -204,6 +204,28 @@ fn check_untouched<T: PartialEq + std::fmt::Debug>(
     }
 }
 
+/// Checks an f32 matrix of `n` columns element by element: `expect(i)` is element i's exact
+/// value and tolerance; the first miss (or NaN) is reported with its row and column.
+fn check_close(
+    what: &str,
+    n: usize,
+    got: &[f32],
+    expect: impl Fn(usize) -> (f64, f64),
+) -> Result<(), String> {
+    for (i, &g) in got.iter().enumerate() {
+        let (want, tol) = expect(i);
+        let err = (f64::from(g) - want).abs();
+        if err.is_nan() || err > tol {
+            return Err(format!(
+                "{what}: D[{}][{}] = {g}, expected {want} (|error| {err:e} > {tol:e})",
+                i / n,
+                i % n
+            ));
+        }
+    }
+    Ok(())
+}
+
 // ---------------------------------------------------------------------------------------
 // a. vector_add
 
@@ -674,21 +696,7 @@ fn check_mma_half<E: Executor>(
     let args = [KernelArg::Ptr(pa), KernelArg::Ptr(pb), KernelArg::Ptr(pd)];
     launch(ex, kernel, LaunchDims::linear(1, 32), &args)?;
     let got: Vec<f32> = download(ex, pd, M * N)?;
-    for i in 0..M * N {
-        let tol = K as f64 * f64::powi(2.0, -23) * mag[i];
-        let err = (f64::from(got[i]) - want[i]).abs();
-        if err.is_nan() || err > tol {
-            return Err(format!(
-                "{}: D[{}][{}] = {}, expected {} (|error| {err:e} > {tol:e})",
-                kernel.name,
-                i / N,
-                i % N,
-                got[i],
-                want[i]
-            ));
-        }
-    }
-    Ok(())
+    check_close(&kernel.name, N, &got, |i| (want[i], K as f64 * f64::powi(2.0, -23) * mag[i]))
 }
 
 /// Checks [`mma_tile_f16`] against the f64 product of the f16-rounded inputs.

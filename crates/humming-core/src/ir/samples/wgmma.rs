@@ -3,7 +3,7 @@
 //! plain Rust: the layouts the A16 kernels would use for wgmma, validated on the emulator and
 //! on a GPU by the same checker.
 
-use super::{Half, SplitMix64, alloc_out, check_untouched, download, expected_matmul, launch, upload};
+use super::{Half, SplitMix64, alloc_out, check_close, check_untouched, download, expected_matmul, launch, upload};
 use crate::arch::Arch;
 use crate::ir::builder::KernelBuilder;
 use crate::ir::exec::{Executor, KernelArg, LaunchDims};
@@ -141,21 +141,11 @@ fn check_wgmma<E: Executor>(ex: &mut E, seed: u64, half: Half, kernel: &Kernel) 
         launch(ex, kernel, LaunchDims::linear(1, 128), &args)?;
         let bits: Vec<u32> = download(ex, pd, M * N + 8)?;
         let got: Vec<f32> = bits.iter().map(|&x| f32::from_bits(x)).collect();
-        for i in 0..M * N {
+        let what = format!("{} (accumulate {accumulate})", kernel.name);
+        check_close(&what, N, &got[..M * N], |i| {
             let cv = if accumulate == 1 { f64::from(c[i]) } else { 0.0 };
-            let want = prod[i] + cv;
-            let tol = (K + 1) as f64 * f64::powi(2.0, -23) * (mag[i] + cv.abs());
-            let err = (f64::from(got[i]) - want).abs();
-            if err.is_nan() || err > tol {
-                return Err(format!(
-                    "{} (accumulate {accumulate}): D[{}][{}] = {}, expected {want} (|error| {err:e} > {tol:e})",
-                    kernel.name,
-                    i / N,
-                    i % N,
-                    got[i]
-                ));
-            }
-        }
+            (prod[i] + cv, (K + 1) as f64 * f64::powi(2.0, -23) * (mag[i] + cv.abs()))
+        })?;
         check_untouched("D", &bits, &poison, M * N)?;
     }
     Ok(())
