@@ -3,7 +3,7 @@
 
 use humming_core::ir::emu::Emulator;
 use humming_core::ir::{DevPtr, Executor};
-use humming_core::kernel::launch::{Buf, GemmError, alloc_workspace, GemmOperands, LaunchError, run_gemm_in, upload_weights, workspace_bytes};
+use humming_core::kernel::launch::{Buf, GemmError, alloc_workspace, GemmOperands, LaunchError, prepare, run_gemm_in, upload_weights, workspace_bytes};
 use humming_core::kernel::{GemmKernels, KernelPlan, generate};
 use humming_core::pack::a16::PackedA16;
 use humming_core::quant::{QuantConfig, quantize};
@@ -83,6 +83,25 @@ fn valid_launch_writes_every_output() {
     run_gemm_in(&mut s.ex, &s.kernels, &ops).unwrap();
     let out: Vec<u16> = s.ex.download_vec(s.out, M * N).unwrap();
     assert!(out.iter().all(|&v| half::f16::from_bits(v).is_finite()));
+}
+
+/// Launches validated with a placeholder workspace and given the real one afterwards (the
+/// runtime's order: nothing is allocated for an invalid launch) equal launches prepared with the
+/// real one; a misaligned workspace is still refused.
+#[test]
+fn workspace_given_after_validation_equals_preparing_with_it() {
+    let spec = spec_with(|_| {});
+    let mut s = setup(&spec);
+    let w = upload_weights(&mut s.ex, &packed(&spec)).unwrap();
+    let ws = alloc_workspace(&mut s.ex, &w.desc.layout, M, 2).unwrap().unwrap();
+    let ops = |ws: Buf| GemmOperands { weights: &w, a: Buf { ptr: s.a, len: M * K }, out: Buf { ptr: s.out, len: M * N }, workspace: Some(ws), m: M, split: 2 };
+    let plan = s.kernels.plan;
+    let probe = prepare(&spec, &plan, &ops(Buf { ptr: DevPtr(256), len: ws.len })).unwrap();
+    let real = prepare(&spec, &plan, &ops(ws)).unwrap();
+    assert_ne!(probe, real);
+    assert_eq!(probe.clone().with_workspace(ws.ptr).unwrap(), real);
+    let odd = DevPtr(ws.ptr.0 + 8);
+    assert!(matches!(probe.with_workspace(odd), Err(LaunchError::Misaligned { operand: "workspace", .. })));
 }
 
 #[test]

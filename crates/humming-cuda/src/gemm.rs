@@ -80,7 +80,7 @@ pub(crate) fn run(bundle: &GemmBundle, spec: &Spec, stream: &Stream, w: &GpuWeig
     let ws_bytes = workspace_bytes(&l, m, split);
     let weights = w.device_weights();
     // Validate with a placeholder workspace address first: nothing is allocated for a launch
-    // that is invalid anyway.
+    // that is invalid anyway (the real address is put in afterwards).
     let probe = GemmOperands { weights: &weights, a, out, workspace: (ws_bytes > 0).then_some(Buf { ptr: DevPtr(256), len: ws_bytes }), m, split };
     let planned = prepare(spec, &plan, &probe)?;
     check_driver(&variant.main)?;
@@ -113,9 +113,7 @@ pub(crate) fn run(bundle: &GemmBundle, spec: &Spec, stream: &Stream, w: &GpuWeig
         return go(&planned);
     }
     let counters = workspace_counters(&l, m, split);
-    w.workspace().with(gpu, raw_stream, ws_bytes, counters, |ptr| {
-        go(&prepare(spec, &plan, &GemmOperands { workspace: Some(Buf { ptr: DevPtr(ptr), len: ws_bytes }), ..probe })?)
-    })
+    w.workspace().with(gpu, raw_stream, ws_bytes, counters, |ptr| go(&planned.with_workspace(DevPtr(ptr))?))
 }
 
 fn check_driver(k: &CompiledKernel) -> Result<(), RuntimeError> {

@@ -160,6 +160,23 @@ pub struct GemmLaunches {
     pub reduce: Option<Launch>,
 }
 
+impl GemmLaunches {
+    /// The same launches with their split-K workspace at `ptr` instead: for a caller that
+    /// validated them ([`prepare`]) before the workspace existed (with a placeholder address
+    /// of the same size), so that only the new address needs checking.
+    pub fn with_workspace(mut self, ptr: DevPtr) -> Result<GemmLaunches, LaunchError> {
+        if ptr.0 % OPERAND_ALIGN != 0 {
+            return Err(LaunchError::Misaligned { operand: "workspace", addr: ptr.0, align: OPERAND_ALIGN });
+        }
+        let slot = |params: &[&str]| params.iter().position(|&p| p == "workspace").expect("a workspace parameter");
+        self.main.args[slot(&super::a16::MAIN_PARAMS)] = KernelArg::Ptr(ptr);
+        if let Some(r) = &mut self.reduce {
+            r.args[slot(&super::a16::REDUCE_PARAMS)] = KernelArg::Ptr(ptr);
+        }
+        Ok(self)
+    }
+}
+
 /// Largest K split a launch takes (the grid's z dimension).
 pub const MAX_SPLIT: u32 = 65535;
 
@@ -252,7 +269,6 @@ pub fn prepare(spec: &Spec, plan: &KernelPlan, ops: &GemmOperands) -> Result<Gem
             KernelArg::U32(w.desc.group_shift()),
         ],
     };
-    let _ = ws;
     Ok(GemmLaunches { main, reduce: None })
 }
 
