@@ -85,6 +85,12 @@ fn swapped_plans_on_emulator() {
         spec("e2m1", ActFormat::Bf16, Some(ScaleFormat::Ue8m0), Group(32), ZeroPoint::Implicit, Arch::Sm90),
         spec("e4m3", ActFormat::F16, Some(ScaleFormat::E4m3), Group(16), ZeroPoint::Implicit, Arch::Sm89),
         spec("u4", ActFormat::F16, None, Group(128), ZeroPoint::Implicit, Arch::Sm75),
+        // Folded offsets (`Dequant::fold_offsets`): one pattern (u8 f16, u4 bf16) and two
+        // patterns (u2 f16, u5 bf16 with fields straddling words), group 16 (a range per step).
+        spec("u8", ActFormat::F16, None, Group(256), ZeroPoint::Implicit, Arch::Sm80),
+        spec("u2", ActFormat::F16, None, Group(16), ZeroPoint::Implicit, Arch::Sm90),
+        spec("u4", ActFormat::Bf16, None, PerChannel, ZeroPoint::Implicit, Arch::Sm80),
+        spec("u5", ActFormat::Bf16, None, Group(64), ZeroPoint::Implicit, Arch::Sm89),
     ];
     let mut ran = 0;
     for spec in &specs {
@@ -151,4 +157,33 @@ fn wgmma_plans_on_emulator() {
     }
     report!("{ran} (spec, wgmma plan) pairs checked on the emulator");
     assert!(ran >= 70);
+}
+
+/// Which dequantizers fold their offsets into an MMA (`Dequant::fold_offsets`), and the constants:
+/// minus (magic value of the field's bit offset + zero point), as 16-bit pairs in A order.
+#[test]
+fn folded_offsets_cover_the_integer_magic_paths() {
+    use humming_core::kernel::dequant::{Act16, Dequant};
+    use humming_core::format::FloatFormat;
+    let int = |act, bits: u8| Dequant::IntMagic { act, bits, implicit_zero: Some(1 << (bits - 1)) };
+    let pair = |x: f32| half::f16::from_f32(x).to_bits() as u32 * 0x0001_0001;
+    // u4 in f16: low nibbles in place under 1024 (k half 0), high ones under 64 (k half 1).
+    let u4 = int(Act16::F16, 4).fold_offsets().expect("u4 f16 folds");
+    assert_eq!(u4.patterns, vec![[pair(-1032.0), pair(-1032.0), pair(-72.0), pair(-72.0)]]);
+    assert_eq!(u4.of_tile, [0; 4]);
+    let u8f = int(Act16::F16, 8).fold_offsets().expect("u8 f16 folds");
+    assert_eq!(u8f.patterns, vec![[pair(-1152.0); 4]]);
+    // Two patterns (alternate m16 tiles) still fold; more do not.
+    let u2 = int(Act16::F16, 2).fold_offsets().expect("u2 f16 folds");
+    assert_eq!((u2.patterns.len(), u2.of_tile), (2, [0, 1, 0, 1]));
+    for bits in [1, 3, 5, 7] {
+        assert!(int(Act16::F16, bits).fold_offsets().is_none(), "f16 u{bits}");
+    }
+    for bits in 1..=7 {
+        assert!(int(Act16::Bf16, bits).fold_offsets().is_some(), "bf16 u{bits}");
+    }
+    // Dynamic zero points, the f32 path and floats keep their per-pair arithmetic.
+    assert!(Dequant::IntMagic { act: Act16::F16, bits: 4, implicit_zero: None }.fold_offsets().is_none());
+    assert!(Dequant::IntF32 { implicit_zero: Some(128) }.fold_offsets().is_none());
+    assert!(Dequant::FloatRealign { act: Act16::F16, format: FloatFormat::E2M1 }.fold_offsets().is_none());
 }

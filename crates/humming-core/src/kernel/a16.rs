@@ -422,14 +422,17 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     // ---- per-lane compute state ----
     let nb = b.add_u32(nb0, wn);
     let nb_ok = b.setp(Cmp::Lt, Ty::U32, nb, n_blocks);
-    // ldmatrix lanes: x4 over 16 rows (lanes 8-15 the rows 8..16, lanes 16-31 the upper k half),
-    // or x2 over 8 rows (swapped plans with one n8 tile of M: lanes 8-15 the upper k half).
+    // ldmatrix lanes: x4 over 16 rows (lanes 8-15 the rows 8..16, lanes 16-31 the upper k half:
+    // the A fragment's order), or, swapped, over the n8 tiles of M in B-fragment order (lanes
+    // 8-15 the upper k half of rows 0..8, lanes 16-31 rows 8..16: each tile's two registers come
+    // out adjacent, as the MMA takes them, with no moves); x2 for one n8 tile.
     let x2 = plan.swap && plan.m_tiles == 1;
     let r8 = b.and32(lane, 7u32);
     let l8 = b.bfe(lane, 3, 1);
-    let khalf = if x2 { l8 } else { b.shr32(lane, 4) };
+    let l16 = b.shr32(lane, 4);
+    let (khalf, rtile) = if plan.swap { (l8, l16) } else { (l16, l8) };
     let q = b.xor(khalf, r8);
-    let arow = if x2 { r8 } else { b.mad_u32(l8, 8u32, r8) };
+    let arow = if x2 { r8 } else { b.mad_u32(rtile, 8u32, r8) };
     let row_off: Vec<Reg> = (0..if plan.swap { 1 } else { plan.m_tiles })
         .map(|mt| {
             let r = b.add_u32(arow, mt * 16);
@@ -466,10 +469,19 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     // and added to `acc` times its group's scales. When the group spans the range (`whole`, the
     // usual case: group >= 16 * spw) that is once per stage; shorter groups take the same code
     // with a sum per k16 step.
+    // Integer codes with an implicit zero point leave their offsets in the fragments
+    // ([`Dequant::fold_offsets`]): the sums of an m16 tile start at `corr` of its pattern (minus
+    // the offsets times the range's activations: one MMA per step, n8 tile of M and pattern with
+    // the pattern's constant A fragment).
+    let fold = cfg.dequant.fold_offsets().filter(|_| plan.swap && !plan.wgmma);
     let late = (plan.swap && !plan.wgmma).then(|| {
         let whole = b.setp(Cmp::Ge, Ty::U32, pgshift, (16 * spw).trailing_zeros());
         let zero = b.mov_as(RegClass::F32, Operand::f32(0.0));
-        (whole, zero, acc_set(&mut b))
+        let consts: Vec<[Reg; 4]> = fold.iter().flat_map(|f| f.patterns.iter()).map(|c| c.map(|x| b.mov(Ty::B32, x))).collect();
+        let corr: Vec<Vec<[Reg; 4]>> = (0..plan.m_tiles)
+            .map(|_| consts.iter().map(|_| [(); 4].map(|_| b.reg(RegClass::F32))).collect())
+            .collect();
+        (whole, zero, acc_set(&mut b), consts, corr)
     });
 
     // wgmma groups left pending after each step (at most 2, fewer than the steps of a stage),
@@ -583,47 +595,72 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                         }
                     }
                 }
-                Some((whole, zero, tmp)) => {
+                Some((whole, zero, tmp, consts, corr)) => {
+                    // A range of k16 steps shares one group (the stage's steps when the group
+                    // spans them, else each step alone): its B fragments first, the offset
+                    // corrections summed over them (folded fragments), then the weights' MMAs
+                    // starting from them, and the sums times the group's scales into `acc`.
                     let body = |b: &mut KernelBuilder, every_step: bool| {
-                        let mut quant = None;
-                        for i in 0..spw {
-                            let words = words_of(b, i);
-                            let first = every_step || i == 0;
-                            if first {
-                                let (saddr, zaddr) = qaddr(b, i);
-                                quant = Some((cfg.scales.load_shared(b, None, zaddr), cfg.scales.load_f32(b, saddr)));
-                            }
-                            let (tiles, scales) = quant.as_ref().expect("loaded at the range's first step");
-                            let frag = cfg.dequant.fragment(b, &words, tiles);
-                            let addr = a_addr(b, i, row_off[0]);
-                            // B fragments of the n8 tiles of M: rows 0..8 (and 8..16).
-                            let bfrags: Vec<[Reg; 2]> = if x2 {
-                                let r = b.ldmatrix(2, false, Addr::reg(addr));
-                                vec![[r[0], r[1]]]
-                            } else {
-                                let r = b.ldmatrix(4, false, Addr::reg(addr));
-                                vec![[r[0], r[2]], [r[1], r[3]]]
-                            };
-                            for (u, bf) in bfrags.iter().enumerate() {
-                                for i4 in 0..4 {
-                                    // m16 tile i4 = columns 16 i4 .. 16 i4 + 16: n8 tiles 2 i4
-                                    // (rows g) and 2 i4 + 1 (rows g + 8) of the packed layout.
-                                    let a = [frag[4 * i4], frag[4 * i4 + 2], frag[4 * i4 + 1], frag[4 * i4 + 3]];
-                                    let d = &tmp[u][i4];
-                                    if first {
-                                        cfg.mma.emit_to(b, d, &[*zero; 4], &a, bf);
+                        let ranges: Vec<std::ops::Range<u32>> =
+                            if every_step { (0..spw).map(|i| i..i + 1).collect() } else { vec![0..spw] };
+                        for range in ranges {
+                            let (saddr, zaddr) = qaddr(b, range.start);
+                            let tiles = cfg.scales.load_shared(b, None, zaddr);
+                            let scales = cfg.scales.load_f32(b, saddr);
+                            // B fragments of the n8 tiles of M (rows 0..8, and 8..16) of every step.
+                            let bfr: Vec<Vec<[Reg; 2]>> = range
+                                .clone()
+                                .map(|i| {
+                                    let addr = a_addr(b, i, row_off[0]);
+                                    if x2 {
+                                        let r = b.ldmatrix(2, false, Addr::reg(addr));
+                                        vec![[r[0], r[1]]]
                                     } else {
-                                        cfg.mma.emit(b, d, &a, bf);
+                                        let r = b.ldmatrix(4, false, Addr::reg(addr));
+                                        vec![[r[0], r[1]], [r[2], r[3]]]
+                                    }
+                                })
+                                .collect();
+                            // The offset corrections of the range (before the weights' MMAs, which
+                            // start from them: summing them afterwards measured more instructions
+                            // and registers in the SASS).
+                            for (u, corr) in corr.iter().enumerate() {
+                                for (c, d) in consts.iter().zip(corr) {
+                                    for (s, bf) in bfr.iter().enumerate() {
+                                        let from = if s == 0 { [*zero; 4] } else { *d };
+                                        cfg.mma.emit_to(b, d, &from, c, &bf[u]);
                                     }
                                 }
                             }
-                            if every_step || i == spw - 1 {
-                                for (u, row) in acc.iter().enumerate() {
-                                    for (i4, tile) in row.iter().enumerate() {
-                                        for (r, &x) in tile.iter().enumerate() {
-                                            let sc = scales[2 * i4 + r / 2];
-                                            b.emit(Inst::Fma { ty: Ty::F32, rnd: Rnd::Rn, dst: x, a: tmp[u][i4][r].into(), b: sc.into(), c: x.into() });
+                            for (s, i) in range.clone().enumerate() {
+                                let words = words_of(b, i);
+                                let frag = match &fold {
+                                    Some(_) => cfg.dequant.fragment_folded(b, &words),
+                                    None => cfg.dequant.fragment(b, &words, &tiles),
+                                };
+                                for (u, bf) in bfr[s].iter().enumerate() {
+                                    for i4 in 0..4 {
+                                        // m16 tile i4 = columns 16 i4 .. 16 i4 + 16: n8 tiles 2 i4
+                                        // (rows g) and 2 i4 + 1 (rows g + 8) of the packed layout.
+                                        let a = [frag[4 * i4], frag[4 * i4 + 2], frag[4 * i4 + 1], frag[4 * i4 + 3]];
+                                        let d = &tmp[u][i4];
+                                        if s > 0 {
+                                            cfg.mma.emit(b, d, &a, bf);
+                                        } else {
+                                            let start = match &fold {
+                                                Some(f) => corr[u][f.of_tile[i4]],
+                                                None => [*zero; 4],
+                                            };
+                                            cfg.mma.emit_to(b, d, &start, &a, bf);
                                         }
+                                    }
+                                }
+                            }
+                            for (u, row) in acc.iter().enumerate() {
+                                for (i4, tile) in row.iter().enumerate() {
+                                    for (r, &x) in tile.iter().enumerate() {
+                                        let sc = scales[2 * i4 + r / 2];
+                                        b.emit(Inst::Fma { ty: Ty::F32, rnd: Rnd::Rn, dst: x, a: tmp[u][i4][r].into(), b: sc.into(), c: x.into() });
                                     }
                                 }
                             }

@@ -58,6 +58,14 @@ impl Act16 {
     }
 }
 
+/// The constant A fragments of [`Dequant::fold_offsets`]: each distinct pattern of negated
+/// offsets (16-bit pairs, A order) and the pattern of each m16 tile of a block.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FoldOffsets {
+    pub patterns: Vec<[u32; 4]>,
+    pub of_tile: [usize; 4],
+}
+
 /// Per n8 tile quantization parameters, as the dequantizer consumes them.
 #[derive(Clone, Copy, Debug)]
 pub struct TileQuant {
@@ -107,12 +115,62 @@ impl Dequant {
     /// The first `count` fragment registers (pairs `0..count`) from the words holding them
     /// (`tiles[p / 2]` quantizes pair `p`).
     pub fn pairs(&self, b: &mut KernelBuilder, words: &[Reg], tiles: &[TileQuant], count: usize) -> Vec<Reg> {
+        self.pairs_with(b, words, tiles, count, false)
+    }
+
+    /// Offset folding (integer codes with an implicit zero point): pair `p` can be left as its
+    /// exact magic-number value `offset_p + q` (no subtraction, no scale) when the MMA that
+    /// consumes it also gets the sums of `-offset_p x activation` added. In a swapped plan that is
+    /// one extra MMA per k16 step and distinct pattern, with a constant A fragment of rows `g`
+    /// and `g + 8`, k halves 0 and 1 (in [`Dequant::fragment`]'s A order `[4i, 4i + 2, 4i + 1,
+    /// 4i + 3]` for m16 tile `i`), whose f32 result has the layout of that tile's sums.
+    /// `offset_p = 2^(mantissa - d) + zero point` for a field at bit offset `d` of its half (the
+    /// magic number with the exponent lowered by `d`, so `offset_p + q` is exact), e.g. 1032 and
+    /// 72 for 4-bit codes in f16. Saves the subtraction (or fma) of every pair. `None` for other
+    /// dequantizers, or when the four m16 tiles of a block need more than two patterns (f16 with
+    /// 1, 3, 5 or 7 bits).
+    pub fn fold_offsets(&self) -> Option<FoldOffsets> {
+        let Dequant::IntMagic { act, bits, implicit_zero: Some(z) } = *self else { return None };
+        let offset = |p: usize| {
+            let d = match place(bits, p, act.mantissa_bits()) {
+                Place::Straddle => 0,
+                Place::Word { d, .. } => d,
+            };
+            act.pair_imm(-(((1u32 << (act.mantissa_bits() - d)) + z) as f32))
+        };
+        let mut fold = FoldOffsets { patterns: Vec::new(), of_tile: [0; 4] };
+        for i in 0..4 {
+            let tile = [offset(4 * i), offset(4 * i + 2), offset(4 * i + 1), offset(4 * i + 3)];
+            fold.of_tile[i] = fold.patterns.iter().position(|&t| t == tile).unwrap_or_else(|| {
+                fold.patterns.push(tile);
+                fold.patterns.len() - 1
+            });
+        }
+        (fold.patterns.len() <= 2).then_some(fold)
+    }
+
+    /// The 16 fragment registers of one block left at `offset_p + q` (see
+    /// [`Dequant::fold_offsets`], which must be `Some`).
+    pub fn fragment_folded(&self, b: &mut KernelBuilder, words: &[Reg]) -> Vec<Reg> {
+        let none = TileQuant { scale: None, zero: None };
+        self.pairs_with(b, words, &[none; 8], 16, true)
+    }
+
+    fn pairs_with(&self, b: &mut KernelBuilder, words: &[Reg], tiles: &[TileQuant], count: usize, fold: bool) -> Vec<Reg> {
+        assert!(!fold || self.fold_offsets().is_some(), "offsets fold only for integer codes with an implicit zero point");
         // Words shifted right by 8 (or another amount), shared by the fields that use them.
         let mut shifted: std::collections::HashMap<(usize, u32), Reg> = std::collections::HashMap::new();
         (0..count)
             .map(|p| {
                 let t = &tiles[p / 2];
                 match *self {
+                    Dequant::IntMagic { act, bits, .. } if fold => {
+                        // offset_p + q: the magic number of the field's bit offset d, OR-ed.
+                        let (x, d) = field_in_place(b, words, bits, p, act.mantissa_bits(), &mut shifted);
+                        let magic = act.pair_imm((1u32 << (act.mantissa_bits() - d)) as f32);
+                        let mask = (((1u32 << bits) - 1) << d) * 0x0001_0001;
+                        b.lop3(x, mask, magic, 0xEA)
+                    }
                     Dequant::IntMagic { act, bits, implicit_zero: Some(z) } if t.zero.is_none() => {
                         // Marlin's trick: a field at bit offset d of each half is OR-ed into the
                         // magic number in place, giving magic + q * 2^d (exact while d + bits
@@ -244,21 +302,35 @@ fn field_in_place(
     limit: u32,
     shifted: &mut std::collections::HashMap<(usize, u32), Reg>,
 ) -> (Reg, u32) {
+    match place(bits, p, limit) {
+        Place::Straddle => (field(b, words, bits, p, false), 0),
+        Place::Word { w, shift: 0, d } => (words[w], d),
+        Place::Word { w, shift, d } => (*shifted.entry((w, shift)).or_insert_with(|| b.shr32(words[w], shift)), d),
+    }
+}
+
+/// Where [`field_in_place`] finds pair `p`: straddling two words (joined at the bottom), or in
+/// word `w` shifted right by `shift`, at bit offset `d` of each half.
+enum Place {
+    Straddle,
+    Word { w: usize, shift: u32, d: u32 },
+}
+
+fn place(bits: u8, p: usize, limit: u32) -> Place {
     let nbits = bits as u32;
     let start = p as u32 * nbits;
     let (w, o) = ((start / 16) as usize, start % 16);
     if o + nbits > 16 {
-        return (field(b, words, bits, p, false), 0);
+        return Place::Straddle;
     }
-    let s = if o + nbits <= limit {
+    let shift = if o + nbits <= limit {
         0
     } else if o >= 8 && o - 8 + nbits <= limit {
         8
     } else {
         o
     };
-    let x = if s == 0 { words[w] } else { *shifted.entry((w, s)).or_insert_with(|| b.shr32(words[w], s)) };
-    (x, o - s)
+    Place::Word { w, shift, d: o - shift }
 }
 
 /// The two values of pair `p` (width `bits`) in both halves of a register: at the bottom of each
