@@ -305,13 +305,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let out = ex.alloc(m * n * 2)?;
             let mut seen = std::collections::HashSet::new();
             for pname in &args.plans {
-                let plan = if pname == "auto" { KernelPlan::choose_for(&spec, m, layout.n_pad) } else { pname.parse::<KernelPlan>()? };
+                let plan = if pname == "auto" { KernelPlan::choose_for(&spec, m, layout.n_pad, layout.k_pad) } else { pname.parse::<KernelPlan>()? };
                 if plan.validate(arch, weight.bits()).is_err() {
                     eprintln!("skip {plan}: does not validate for {arch}");
                     continue;
                 }
-                // An M tile much larger than M (or far too small) is not a candidate for this M.
-                if pname != "auto" && (plan.bm() as usize >= 2 * m.max(16) || (plan.bm() < 64 && (plan.bm() as usize) < m)) {
+                // An M tile much larger than M (or far too small: more than two row tiles of
+                // a small tile) is not a candidate for this M.
+                if pname != "auto" && (plan.bm() as usize >= 2 * m.max(16) || (plan.bm() < 64 && 2 * (plan.bm() as usize) < m)) {
                     continue;
                 }
                 for sname in &args.splits {

@@ -30,7 +30,7 @@ fn main() {
         parts.arch = arch;
         parts.zero_point = ZeroPoint::Dynamic;
         let spec = Spec::new(parts).unwrap();
-        let plan = KernelPlan::choose(m, 256, arch, spec.weight().bits());
+        let plan = KernelPlan::choose(m, 256, 1024, arch, spec.weight().bits());
         ex.set_target(arch).unwrap();
         match check_gemm(&mut ex, &spec, &plan, (m, 200, 512), split, 5) {
             Ok(r) => println!("{what:<32} {} ok (max err {:.3} of tolerance)", r.kernel, r.max_tol_frac),

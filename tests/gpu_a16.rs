@@ -16,12 +16,12 @@ use humming::core::*;
 use humming::cuda::GpuExecutor;
 use humming::cuda::testing::gpu_or_skip;
 
-fn plan_for(spec: &Spec, m: usize, n: usize) -> KernelPlan {
-    KernelPlan::choose_for(spec, m, n.div_ceil(64) * 64)
+fn plan_for(spec: &Spec, m: usize, n: usize, k: usize) -> KernelPlan {
+    KernelPlan::choose_for(spec, m, n.div_ceil(64) * 64, k.div_ceil(64) * 64)
 }
 
 fn run(ex: &mut GpuExecutor, spec: &Spec, m: usize, n: usize, k: usize, seed: u64, sms: u32) -> Result<CheckReport, String> {
-    let plan = plan_for(spec, m, n);
+    let plan = plan_for(spec, m, n, k);
     let l = humming::core::pack::fragment::A16Layout::new(spec.weight().bits(), n, k, None);
     let split = plan.split_k_for(m, l.n_pad, l.k_pad.max(k.div_ceil(256) * 256), sms).min((l.k_pad as u32 / plan.bk).max(1));
     ex.set_target(spec.arch()).map_err(|e| e.to_string())?;
@@ -40,19 +40,19 @@ fn gpu_a16_matrix_native() {
     let all: Vec<Spec> = a16_matrix().into_iter().filter(|s| s.arch() == native).collect();
     let mut order: Vec<String> = Vec::new();
     for s in &all {
-        let name = kernel_name(s, &plan_for(s, 1, 64));
+        let name = kernel_name(s, &plan_for(s, 1, 64, 256));
         if !order.contains(&name) {
             order.push(name);
         }
     }
     let keep: std::collections::HashSet<&String> = order.iter().step_by(4).collect();
-    let specs: Vec<Spec> = all.iter().filter(|s| keep.contains(&kernel_name(s, &plan_for(s, 1, 64)))).copied().collect();
+    let specs: Vec<Spec> = all.iter().filter(|s| keep.contains(&kernel_name(s, &plan_for(s, 1, 64, 256)))).copied().collect();
     let mut failures = Vec::new();
     for (i, spec) in specs.iter().enumerate() {
         // M in {1, 7} only: both use the same plan, so each variant is JIT-compiled once.
         let (m, n, k) = SHAPES[[0, 1, 3, 4][i % 4]];
         let split = 1 + (i / SHAPES.len() % 2) as u32;
-        let plan = plan_for(spec, m, n);
+        let plan = plan_for(spec, m, n, k);
         if let Err(e) = check_gemm(&mut ex, spec, &plan, (m, n, k), split, i as u64) {
             failures.push(e);
         }
@@ -129,7 +129,7 @@ fn gpu_a16_every_target() {
                 // for u4 and e4m3.
                 let (n, k) = if arch == Arch::Sm90a && m == 200 { (8192, 1024) } else { (1000, 2048) };
                 let wgmma = humming::core::kernel::wgmma_supported(&spec) && n >= 8192;
-                assert_eq!(plan_for(&spec, m, n).wgmma, wgmma, "{spec} M={m} N={n}");
+                assert_eq!(plan_for(&spec, m, n, k).wgmma, wgmma, "{spec} M={m} N={n}");
                 let r = run(&mut ex, &spec, m, n, k, ran, sms).unwrap_or_else(|e| panic!("{e}"));
                 println!("{:<70} M={m:<4} max err {:.3e} ({:.3} of tolerance)", r.kernel, r.max_abs_err, r.max_tol_frac);
                 ran += 1;

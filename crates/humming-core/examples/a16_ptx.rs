@@ -1,6 +1,6 @@
 //! Prints the PTX of one A16 GEMM kernel (for ptxas -v / disassembly while tuning):
 //! `cargo run --release -p humming-core --example a16_ptx -- u4 f16 sm_90 m1x16_n4x64_k2w_bk128_s4 [g128|gpc] [out.ptx]`.
-//! The plan may be `auto:M` (KernelPlan::choose for M at N = 8192).
+//! The plan may be `auto:M` (KernelPlan::choose for M at N = K = 8192).
 
 use humming_core::kernel::{KernelPlan, generate};
 use humming_core::*;
@@ -18,7 +18,7 @@ fn main() {
     let spec = Spec::new(parts).expect("spec");
     let p = get(3, "auto:1");
     let plan = match p.strip_prefix("auto:") {
-        Some(m) => KernelPlan::choose(m.parse().expect("M"), 8192, arch, weight.bits()),
+        Some(m) => KernelPlan::choose(m.parse().expect("M"), 8192, 8192, arch, weight.bits()),
         None => p.parse::<KernelPlan>().expect("plan"),
     };
     let k = generate(&spec, &plan).expect("generate");

@@ -15,7 +15,7 @@ fn main() {
     if a.len() > 9 { parts.zero_point = ZeroPoint::Dynamic; }
     let spec = Spec::new(parts).unwrap();
     let (m, n, k, split): (usize, usize, usize, u32) = (a[4].parse().unwrap(), a[5].parse().unwrap(), a[6].parse().unwrap(), a[7].parse().unwrap());
-    let plan = match a.get(8) { Some(p) => p.parse::<KernelPlan>().unwrap(), None => KernelPlan::choose(m, n.div_ceil(64) * 64, arch, weight.bits()) };
+    let plan = match a.get(8) { Some(p) => p.parse::<KernelPlan>().unwrap(), None => KernelPlan::choose(m, n.div_ceil(64) * 64, k.div_ceil(64) * 64, arch, weight.bits()) };
     match check_gemm(&mut Emulator::new(), &spec, &plan, (m, n, k), split, 1) {
         Ok(r) => println!("ok {plan}: {:.3} of tolerance", r.max_tol_frac),
         Err(e) => println!("FAIL {plan}: {}", &e[..e.len().min(600)]),

@@ -4,7 +4,7 @@ use humming_core::kernel::KernelPlan;
 fn main() {
     for (n, k) in [(8192usize, 8192usize), (28672, 8192), (8192, 28672), (4096, 4096)] {
         for m in [1usize, 16, 32, 64, 128, 256] {
-            let p = KernelPlan::choose(m, n, Arch::Sm90, 4);
+            let p = KernelPlan::choose(m, n, k, Arch::Sm90, 4);
             println!("{n}x{k} M={m}: {p} split {}", p.split_k_for(m, n, k, 132));
         }
     }

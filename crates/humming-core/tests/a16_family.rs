@@ -65,8 +65,8 @@ fn par_each<T: Sync>(items: &[T], f: impl Fn(usize, &T) -> Result<(), String> + 
     errors.into_inner().unwrap()
 }
 
-fn plan_for(spec: &Spec, m: usize, n: usize) -> KernelPlan {
-    KernelPlan::choose_for(spec, m, n.div_ceil(64) * 64)
+fn plan_for(spec: &Spec, m: usize, n: usize, k: usize) -> KernelPlan {
+    KernelPlan::choose_for(spec, m, n.div_ceil(64) * 64, k.div_ceil(64) * 64)
 }
 
 #[test]
@@ -80,13 +80,14 @@ fn a16_matrix_size_is_stated() {
 fn a16_matrix_assembles_without_spills() {
     let specs = a16_matrix();
     // Kernel names identify the code: specs that differ only in the group size (a launch
-    // argument) share a kernel. Assemble each distinct kernel once, for both plans the emulator
-    // test uses (the M = 1 and M = 33 buckets), for the spec's target.
+    // argument) share a kernel. Assemble each distinct kernel once, for the plans the emulator
+    // test uses (the M = 1 and M = 33 buckets) and the M = 9..16 bucket (swapped, two n8 tiles
+    // of M, the most registers among the swapped plans), for the spec's target.
     let mut seen = HashSet::new();
     let mut jobs: Vec<(Spec, KernelPlan)> = Vec::new();
     for spec in &specs {
-        for m in [1usize, 33] {
-            let plan = plan_for(spec, m, 200);
+        for m in [1usize, 16, 33] {
+            let plan = plan_for(spec, m, 200, 256);
             if seen.insert(kernel_name(spec, &plan)) {
                 jobs.push((*spec, plan));
             }
@@ -134,7 +135,7 @@ fn a16_matrix_on_emulator() {
     let errors = par_each(&specs, |i, spec| {
         let (m, n, k) = SHAPES[i % SHAPES.len()];
         let split = 1 + ((i / SHAPES.len()) % 2) as u32;
-        let plan = plan_for(spec, m, n);
+        let plan = plan_for(spec, m, n, k);
         let mut ex = Emulator::new();
         check_gemm(&mut ex, spec, &plan, (m, n, k), split, i as u64).map(|_| ())
     });

@@ -52,8 +52,8 @@ fn spec_buckets_take_wgmma_above_m192_on_sm90a_only() {
     for (s, wgmma) in cases {
         assert_eq!(kernel::wgmma_supported(&s), wgmma, "{s}");
         for n_pad in [4096, 8192, 28672] {
-            let plain = KernelPlan::buckets_for(s.arch(), s.weight().bits(), n_pad);
-            let b = KernelPlan::buckets_for_spec(&s, n_pad);
+            let plain = KernelPlan::buckets_for(s.arch(), s.weight().bits(), n_pad, 8192);
+            let b = KernelPlan::buckets_for_spec(&s, n_pad, 8192);
             // N below 8192 keeps the mma.sync plans.
             let wgmma = wgmma && n_pad >= 8192;
             let (last, below) = b.split_last().unwrap();
@@ -68,7 +68,7 @@ fn spec_buckets_take_wgmma_above_m192_on_sm90a_only() {
             }
             // Up to 192 the spec's plans are the spec-agnostic ones.
             for m in [1, 8, 16, 64, 128, 192] {
-                assert_eq!(KernelPlan::choose_for(&s, m, n_pad), KernelPlan::choose(m, n_pad, s.arch(), s.weight().bits()));
+                assert_eq!(KernelPlan::choose_for(&s, m, n_pad, 8192), KernelPlan::choose(m, n_pad, 8192, s.arch(), s.weight().bits()));
             }
             assert!(plain.iter().all(|(_, p)| !p.wgmma));
             kernel::generate(&s, &last.1).unwrap_or_else(|e| panic!("{s}: {e}"));
@@ -102,7 +102,7 @@ fn bundle_variants_ptx_and_selection() {
         let want = b.variants.iter().find(|v| m <= v.max_m as usize).unwrap_or(b.variants.last().unwrap());
         assert_eq!(v, want, "m = {m}");
     }
-    assert_eq!(b.variant_for(1).plan, KernelPlan::choose(1, 4096, Arch::Sm80, 4));
+    assert_eq!(b.variant_for(1).plan, KernelPlan::choose(1, 4096, 4096, Arch::Sm80, 4));
     // Regenerating the IR gives exactly the embedded PTX.
     for v in b.variants.iter() {
         b.kernels(v).unwrap();

@@ -39,7 +39,7 @@ struct Setup {
 
 fn setup(spec: &Spec) -> Setup {
     let mut ex = Emulator::new();
-    let plan = KernelPlan::choose(M, 128, spec.arch(), 4);
+    let plan = KernelPlan::choose(M, 128, humming_core::kernel::plan::DEFAULT_DIM, spec.arch(), 4);
     let kernels = generate(spec, &plan).unwrap();
     let mut rng = SplitMix64::new(9);
     let a: Vec<u16> = (0..M * K).map(|_| half::f16::from_f32(rng.unit_f32()).to_bits()).collect();

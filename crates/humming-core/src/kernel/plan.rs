@@ -163,35 +163,46 @@ impl KernelPlan {
         Ok(())
     }
 
-    /// The documented heuristic. `m` is the runtime M; `n_pad` the padded N of the packed weights.
-    /// Chosen from the plan x split sweeps of `docs/perf-notes.md` (v3 and v4, H200, W4A16 g128,
-    /// CUDA-graph harness); "wide N" means at least 256 n64 blocks (N >= 16384), where more CTAs
-    /// along N exist and a wider N tile wins.
+    /// The documented heuristic. `m` is the runtime M; `n_pad` and `k_pad` the padded N and K of
+    /// the packed weights (callers that know neither use [`DEFAULT_DIM`]). Chosen from the plan x
+    /// split sweeps of `docs/perf-notes.md` (v3 to v6, H200, W4A16 g128, CUDA-graph harness);
+    /// "wide N" means at least 256 n64 blocks (N >= 16384), where more CTAs along N exist and a
+    /// wider N tile wins; "deep K" means K >= 16384.
     ///
     /// - M <= 8 (decode): swapped operands with one n8 tile of M ([`KernelPlan::swap`]), 8 k
     ///   warps on one n64 block, 512-deep stages, 3 stages (`m1x8_n1x64_k8w_bk512_s3`, 2
     ///   CTAs/SM); wide N: 2 warps along N, 4 k warps, 256-deep stages, 4 stages
     ///   (`m1x8_n2x64_k4w_bk256_s4`). 23-28% faster than the m16 plans below (v4 sweep).
-    /// - M 9..=16: the same shapes with one m16 tile (`m1x16_...`): swapped plans with two n8
-    ///   tiles of M were no faster there (v4: within 3%, once compiled for 2 CTAs/SM).
+    /// - M 9..=16: swapped with two n8 tiles of M, 2 warps along N: 4 k warps, 512-deep stages,
+    ///   3 stages (`m2x8_n2x64_k4w_bk512_s3`); wide N or deep K: 2 k warps, 256-deep stages, 4
+    ///   stages (`m2x8_n2x64_k2w_bk256_s4`, 2 CTAs/SM, split further). With folded offsets and
+    ///   the activation fragments loaded in MMA order (v6: 45 SASS instructions per k16 x n64
+    ///   block against 74 for the m16 plan) 9-17% faster than `m1x16_...` on the three issue
+    ///   shapes (v6 sweep: on 8192 x 28672 the deep-K plan 38.2 us against 40.4, on 8192^2 it
+    ///   is 15.8 against 14.5).
     /// - M <= 32: `m2x16_n1x64_k4w_bk256_s4`; wide N `m2x16_n2x64_k2w_bk256_s3`.
     /// - M <= 128: `m{ceil(M/16)}x16_n1x64_k4w_bk256_s2` (4 m16 tiles at most; 230 registers
     ///   since the activation copies share one address); wide N and M > 128:
     ///   `..._n2x64_k2w_bk128_s3` (larger M tiles the grid along M).
-    /// - Fewer warps along N when N is small; sm_75 (no cp.async): 1 stage, and 64-deep stages
-    ///   for M 33..128 (deeper ones spill there).
+    /// - Fewer warps along N when N is small; sm_75 (no cp.async): 1 stage, the M <= 8 shapes
+    ///   with one m16 tile for M 9..16 (two n8 tiles of M spill there), and 64-deep stages for
+    ///   M 33..128 (deeper ones spill there).
     ///
     /// Falls back to fewer stages, then smaller tiles, until the plan fits the target's shared
     /// memory.
-    pub fn choose(m: usize, n_pad: usize, arch: Arch, bits: u8) -> KernelPlan {
+    pub fn choose(m: usize, n_pad: usize, k_pad: usize, arch: Arch, bits: u8) -> KernelPlan {
         let n_blocks = (n_pad / 64).max(1) as u32;
         let wide = n_blocks >= 256;
-        let swap = m <= 8;
-        let m_tiles = if swap { 1 } else { m.div_ceil(16).clamp(1, 4) as u32 };
+        let deep = k_pad >= 16384;
         let cp_async = arch >= Arch::Sm80;
+        // sm_75 stages a whole stage in registers (plain loads): two n8 tiles of M spill there.
+        let swap = m <= 8 || (m <= 16 && cp_async);
+        let m_tiles = if swap { m.div_ceil(8).clamp(1, 2) as u32 } else { m.div_ceil(16).clamp(1, 4) as u32 };
         let (n_warps, k_warps, bk, stages) = match (m, wide) {
-            (0..=16, false) => (1, 8, 512, 3),
-            (0..=16, true) => (2, 4, 256, 4),
+            (0..=16, false) if !swap || m <= 8 => (1, 8, 512, 3),
+            (0..=16, true) if !swap || m <= 8 => (2, 4, 256, 4),
+            (9..=16, _) if !wide && !deep => (2, 4, 512, 3),
+            (9..=16, _) => (2, 2, 256, 4),
             (17..=32, false) => (1, 4, 256, 4),
             (17..=32, true) => (2, 2, 256, 3),
             // sm_75's plain loads stage a whole stage in registers: 256-deep stages of 4 m16
@@ -228,7 +239,7 @@ impl KernelPlan {
     /// M = 384 on those two but 10% slower at 8192^2; slower at M = 192 (half of the second
     /// 128-row tile idle) and at M = 128 on 8192^2. At N = K = 4096 and M = 256 it was 15%
     /// slower (32 tiles: split 4 leaves each CTA 8 stages).
-    pub fn choose_for(spec: &crate::Spec, m: usize, n_pad: usize) -> KernelPlan {
+    pub fn choose_for(spec: &crate::Spec, m: usize, n_pad: usize, k_pad: usize) -> KernelPlan {
         let (arch, bits) = (spec.arch(), spec.weight().bits());
         if m > 192 && n_pad >= 8192 && crate::kernel::wgmma_supported(spec) {
             // Three stages where four do not fit (8-bit weights).
@@ -239,31 +250,32 @@ impl KernelPlan {
                 }
             }
         }
-        KernelPlan::choose(m, n_pad, arch, bits)
+        KernelPlan::choose(m, n_pad, k_pad, arch, bits)
     }
 
-    /// The plans a kernel set carries when N is not known (macro-generated kernels): one per M
-    /// bucket, as `(largest M of the bucket, plan)`, M ascending; the last bucket takes every
-    /// larger M. [`KernelPlan::buckets_for`] a 4096-wide N (kernels handle any N; the N choice
-    /// only shrinks tiles for tiny N and widens them for wide N).
+    /// The plans a kernel set carries when the weights' shape is not known (macro-generated
+    /// kernels): one per M bucket, as `(largest M of the bucket, plan)`, M ascending; the last
+    /// bucket takes every larger M. [`KernelPlan::buckets_for`] N = K = [`DEFAULT_DIM`] (kernels
+    /// handle any shape; the shape only shrinks tiles for tiny N, widens them for wide N and
+    /// splits K finer for deep K).
     pub fn buckets(arch: Arch, bits: u8) -> Vec<(u32, KernelPlan)> {
-        Self::buckets_for(arch, bits, 4096)
+        Self::buckets_for(arch, bits, DEFAULT_DIM, DEFAULT_DIM)
     }
 
-    /// The M buckets for weights of padded width `n_pad` (the runtime's layers, which know it):
-    /// each bucket's plan is [`KernelPlan::choose`] at the bucket's top M.
-    pub fn buckets_for(arch: Arch, bits: u8, n_pad: usize) -> Vec<(u32, KernelPlan)> {
-        Self::bucket_plans(|m| KernelPlan::choose(m, n_pad, arch, bits))
+    /// The M buckets for weights of padded shape `n_pad x k_pad` (the runtime's layers, which
+    /// know it): each bucket's plan is [`KernelPlan::choose`] at the bucket's top M.
+    pub fn buckets_for(arch: Arch, bits: u8, n_pad: usize, k_pad: usize) -> Vec<(u32, KernelPlan)> {
+        Self::bucket_plans(|m| KernelPlan::choose(m, n_pad, k_pad, arch, bits))
     }
 
     /// [`KernelPlan::buckets_for`] with [`KernelPlan::choose_for`] (the plans of a spec).
-    pub fn buckets_for_spec(spec: &crate::Spec, n_pad: usize) -> Vec<(u32, KernelPlan)> {
-        Self::bucket_plans(|m| KernelPlan::choose_for(spec, m, n_pad))
+    pub fn buckets_for_spec(spec: &crate::Spec, n_pad: usize, k_pad: usize) -> Vec<(u32, KernelPlan)> {
+        Self::bucket_plans(|m| KernelPlan::choose_for(spec, m, n_pad, k_pad))
     }
 
-    /// [`KernelPlan::buckets_for_spec`] for a 4096-wide N (see [`KernelPlan::buckets`]).
+    /// [`KernelPlan::buckets_for_spec`] for N = K = [`DEFAULT_DIM`] (see [`KernelPlan::buckets`]).
     pub fn buckets_spec(spec: &crate::Spec) -> Vec<(u32, KernelPlan)> {
-        Self::buckets_for_spec(spec, 4096)
+        Self::buckets_for_spec(spec, DEFAULT_DIM, DEFAULT_DIM)
     }
 
     /// The M buckets with `plan(m)` at each bucket's top M (256 for the last, open one), equal
@@ -290,17 +302,30 @@ impl KernelPlan {
     ///
     /// wgmma plans run one CTA per SM (v9 sweep): at any M they split while the grid still fits
     /// one wave (`tiles x split <= SMs`), e.g. 2 at M = 256 and N = 8192 (96 us, against 166
-    /// unsplit on 64 of the 132 SMs).
+    /// unsplit on 64 of the 132 SMs). Swapped plans with two n8 tiles of M fit 12 warps an SM
+    /// (their registers), so they split while the grid fits that.
     pub fn split_k_for(&self, m: usize, n_pad: usize, k_pad: usize, sms: u32) -> u32 {
         if m > 64 && !self.wgmma {
             return 1;
         }
         let tiles = (n_pad as u32).div_ceil(self.bn()) * (m.max(1) as u32).div_ceil(self.bm());
         let stages = (k_pad as u32).div_ceil(self.bk).max(1);
-        let room = if self.wgmma { sms } else { 21 * sms / 10 };
+        let room = if self.wgmma {
+            sms
+        } else if self.swap && self.m_tiles == 2 {
+            // ~170 registers a thread: 12 warps of a 64K-register SM (v6 sweep: the best split
+            // fills those, e.g. 2 for 8 warps and 64 tiles, 4 for 4 warps and 64 tiles).
+            (12 / (self.threads() / 32)).max(1) * sms
+        } else {
+            21 * sms / 10
+        };
         [8u32, 4, 2].into_iter().find(|&s| tiles * s <= room && stages >= 2 * s).unwrap_or(1)
     }
 }
+
+/// The N and K the plan heuristic assumes where the weights' shape is not known (the macro's
+/// kernel sets): neither wide nor deep.
+pub const DEFAULT_DIM: usize = 4096;
 
 /// The most bytes of quantization parameters per column and group (16-bit scale + zero point).
 pub const MAX_QBYTES: u32 = 3;
