@@ -7,6 +7,16 @@ OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 B=perf-bundle
 M='regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio|smsp__inst_executed.sum|sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active|sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active|smsp__cycles_active.avg|sm__warps_active.avg.pct_of_peak_sustained_active'
 run() { timeout 60 ncu --clock-control none --target-processes all -k regex:hm_a16 -s 2 -c 1 --metrics "$M" "$B/bin/bench_a16" --arch sm_90a --no-copy --shapes $1 --m $2 --plans $3 --splits $4 --harness launch --iters 2 --reps 1 > "$OUT/ncu_$5.txt" 2>&1; }
+if [ "${1:-}" = small ]; then
+  # M = 8 against M = 16 on 28672 x 8192 (and 8192 x 28672): memory, issue and stall sections.
+  sm() { timeout 60 ncu --clock-control none --target-processes all -k regex:hm_a16 -s 2 -c 1 \
+      --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats --section SchedulerStats --section Occupancy \
+      "$B/bin/bench_a16" --no-copy --shapes $1 --m $2 --plans $3 --splits $4 --harness launch --iters 2 --reps 1 2>&1 | sed "s/^/[$5] /" >> "$OUT/ncu_small.txt"; }
+  sm 28672x8192 8 m1x8_n2x64_k4w_bk256_s4 1 m8
+  sm 28672x8192 16 m1x16_n2x64_k4w_bk256_s4 1 m16
+  sm 8192x28672 16 m1x16_n1x64_k8w_bk512_s3 2 m16_k28672
+  exit 0
+fi
 run 8192x8192 64 m4x16_n4x64_k1w_bk128_s4_wg 8 wg_m64
 run 8192x8192 64 m4x16_n1x64_k4w_bk256_s2 2 mma_m64
 run 8192x28672 256 m8x16_n4x64_k1w_bk128_s4_wg 1 wg_m256

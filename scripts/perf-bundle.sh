@@ -20,6 +20,13 @@ for l in sys.stdin:
     if m.get("reason")=="compiler-artifact" and m.get("executable") and m["target"]["name"].startswith("gpu_"):
         shutil.copy(m["executable"], sys.argv[1] + "/bin/" + m["target"]["name"]); print("bundled", m["target"]["name"])' "$DEST"
 fi
+# OLD=<commit>: also the benchmark of that commit, as bin/bench_a16_old (A/B in one call).
+if [ -n "${OLD:-}" ]; then
+  rm -rf /tmp/humming-old; git worktree add -f --detach /tmp/humming-old "$OLD" -q
+  (cd /tmp/humming-old && CARGO_TARGET_DIR=/work/main/target-old cargo build --release --example bench_a16 -q)
+  cp /work/main/target-old/release/examples/bench_a16 "$DEST/bin/bench_a16_old"
+  git worktree remove --force /tmp/humming-old
+fi
 cp scripts/bench_torch.py scripts/bench_table.py scripts/perf-session.sh scripts/ncu-stall.sh "$DEST/"
 git rev-parse --short HEAD > "$DEST/COMMIT"; git status --short >> "$DEST/COMMIT"
 du -sh "$DEST"

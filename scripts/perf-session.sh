@@ -162,6 +162,74 @@ case "$phase" in
     fi
     echo '{}' > "$T"
     ;;
+  v12)
+    # Session 6: offsets folded into one extra MMA per step (swapped plans, integer codes with
+    # an implicit zero point). GPU checks (default plans on every target; the swept swapped plans
+    # at odd M, splits, the folding specs), then the swapped plans against the previous build
+    # (bin/bench_a16_old, same call) at M = 1, 8 and 16.
+    export HUMMING_REQUIRE_GPU=1
+    s1=m1x8_n1x64_k8w_bk512_s3,m1x8_n1x64_k4w_bk512_s4,m1x8_n2x64_k4w_bk256_s4,m1x8_n1x64_k8w_bk256_s4,m1x8_n2x64_k8w_bk512_s3
+    s2=m2x8_n1x64_k8w_bk512_s3,m2x8_n1x64_k4w_bk512_s4,m2x8_n2x64_k4w_bk256_s4,m2x8_n1x64_k8w_bk256_s4
+    old=m1x16_n1x64_k8w_bk512_s3,m1x16_n2x64_k4w_bk256_s4
+    { timeout 150 $B/bin/gpu_a16 --test-threads=1 --nocapture every_target realistic 2>&1 | grep -vE "^\s*$" | tail -n 12
+      for spec in "--weight u4" "--weight u8" "--weight u4 --act bf16 --group 0" "--weight u2 --group 16" "--weight u5 --act bf16 --group 64"; do
+        timeout 40 "$B/bin/bench_a16" $spec --label chk --no-copy --shapes 4096x4096 --m 5 --harness graph --iters 2 --reps 1 --plans $s1 --splits auto,3,8 --check 5x4096x4096
+        timeout 40 "$B/bin/bench_a16" $spec --label chk --no-copy --shapes 4096x4096 --m 13 --harness graph --iters 2 --reps 1 --plans $s2 --splits auto,3 --check 13x4096x4096
+      done
+      timeout 40 "$B/bin/bench_a16" --label chk --no-copy --shapes 8192x28672 --m 1,16 --harness graph --iters 2 --reps 1 --plans auto --splits auto --check 16x8192x28672
+    } > "$OUT/tests.txt" 2>&1
+    grep -E "test result|FAILED|panicked|rror|exit" "$OUT/tests.txt" | head -20; echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"
+    for bin in bench_a16_old bench_a16; do
+      timeout 100 "$B/bin/$bin" --label $bin --shapes $shapes,4096x4096 --m 1,8 --harness graph --plans auto,$s1 --splits auto,1,2,4 >> "$H" 2>> "$L"
+      timeout 100 "$B/bin/$bin" --label $bin --no-copy --shapes $shapes,4096x4096 --m 16 --harness graph --plans auto,$old,$s2 --splits auto,1,2,4 >> "$H" 2>> "$L"
+    done
+    echo '{}' > "$T"
+    ;;
+  v13)
+    # Session 6: what limits M = 16 on the large shapes. Candidates: two row tiles of the M = 8
+    # plans (each CTA as at M = 8, the weights read twice through L2), wider N tiles (the
+    # activations re-read by fewer CTAs); ncu (memory, issue, stalls) of M = 8 against M = 16.
+    c16=m1x16_n2x64_k4w_bk256_s4,m1x16_n1x64_k8w_bk512_s3,m1x8_n2x64_k4w_bk256_s4,m1x8_n2x64_k8w_bk512_s3,m1x8_n4x64_k2w_bk256_s4,m1x8_n4x64_k4w_bk256_s3,m1x16_n4x64_k2w_bk256_s4,m1x16_n4x64_k4w_bk256_s3,m1x16_n4x64_k2w_bk512_s3,m2x8_n2x64_k4w_bk512_s3
+    c8=m1x8_n2x64_k4w_bk256_s4,m1x8_n4x64_k2w_bk256_s4,m1x8_n4x64_k4w_bk256_s3,m1x8_n4x64_k2w_bk512_s3
+    timeout 30 "$B/bin/bench_a16" --label chk --no-copy --shapes 4096x4096 --m 13 --harness graph --iters 2 --reps 1 --plans $c16 --splits auto,3 --check 13x4096x4096 > /dev/null 2> "$OUT/tests.txt"
+    echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"; grep -vE "^check|^NVIDIA|^N x K|^skip" "$OUT/tests.txt" | head -5
+    timeout 150 "$B/bin/bench_a16" --label v13 --shapes $shapes --m 16 --harness graph --plans auto,$c16 --splits auto,1,2,4 >> "$H" 2>> "$L"
+    timeout 60 "$B/bin/bench_a16" --label v13 --no-copy --shapes $shapes --m 8 --harness graph --plans auto,$c8 --splits auto,1,2,4 >> "$H" 2>> "$L"
+    bash $B/ncu-stall.sh small
+    echo '{}' > "$T"
+    ;;
+  v14)
+    # Session 6: swapped plans of two n8 tiles of M with folded offsets and the activation
+    # fragments loaded in MMA order (45 SASS instructions per k16 x n64 block against 74 for the
+    # m16 plan): M = 16 and, as two row tiles, M = 32, against the current defaults.
+    export HUMMING_REQUIRE_GPU=1
+    s2=m2x8_n1x64_k8w_bk512_s3,m2x8_n2x64_k4w_bk512_s3,m2x8_n2x64_k4w_bk256_s4,m2x8_n1x64_k4w_bk512_s4,m2x8_n4x64_k2w_bk256_s4,m2x8_n2x64_k2w_bk256_s4
+    m16=m1x16_n2x64_k4w_bk256_s4,m1x16_n1x64_k8w_bk512_s3
+    { timeout 200 $B/bin/gpu_a16 --test-threads=1 --nocapture every_target 2>&1 | grep -E "test result|FAILED|panicked"
+      for spec in "--weight u4" "--weight u8" "--weight u4 --act bf16 --group 0" "--weight u2 --group 16" "--weight u5 --act bf16 --group 64" "--weight e2m1 --act bf16 --scale ue8m0 --group 32"; do
+        timeout 40 "$B/bin/bench_a16" $spec --label chk --no-copy --shapes 4096x4096 --m 13,29 --harness graph --iters 2 --reps 1 --plans $s2 --splits auto,3 --check 29x4096x4096
+      done
+      timeout 40 "$B/bin/bench_a16" --label chk --no-copy --shapes 8192x28672 --m 16 --harness graph --iters 2 --reps 1 --plans $s2 --splits auto --check 16x8192x28672
+    } > "$OUT/tests.txt" 2>&1
+    grep -E "test result|FAILED|panicked|rror" "$OUT/tests.txt" | head -20; echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"
+    timeout 120 "$B/bin/bench_a16" --label v14 --shapes $shapes,4096x4096 --m 16 --harness graph --plans auto,$m16,$s2 --splits auto,1,2,4 >> "$H" 2>> "$L"
+    timeout 120 "$B/bin/bench_a16" --label v14 --no-copy --shapes $shapes,4096x4096 --m 32 --harness graph --plans auto,m2x16_n2x64_k2w_bk256_s3,$m16,$s2 --splits auto,1,2,4 >> "$H" 2>> "$L"
+    timeout 60 "$B/bin/bench_a16" --label v14 --no-copy --shapes $shapes --m 1,8 --harness graph --plans auto --splits auto >> "$H" 2>> "$L"
+    echo '{}' > "$T"
+    ;;
+  v15)
+    # Session 6: the final heuristic (deep-K rule at M = 9..16) at M = 1, 8, 16 with the torch
+    # baselines in the same call, both harnesses; GPU checks of the default plans at M = 13 and
+    # 16 (both M = 9..16 plans) first.
+    A="--arch sm_90a"
+    { timeout 40 "$B/bin/bench_a16" $A --label chk --no-copy --shapes 8192x28672 --m 16 --harness graph --iters 2 --reps 1 --plans auto --splits auto --check 16x8192x28672
+      timeout 40 "$B/bin/bench_a16" $A --label chk --no-copy --shapes 4096x4096 --m 13 --harness graph --iters 2 --reps 1 --plans auto --splits auto,3 --check 13x4096x4096
+      timeout 40 "$B/bin/bench_a16" $A --label chk --no-copy --shapes 28672x4096 --m 11 --harness graph --iters 2 --reps 1 --plans auto --splits auto --check 11x28672x4096
+    } > /dev/null 2> "$OUT/tests.txt"
+    echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"; grep -vE "^check|^NVIDIA|^N x K|^skip" "$OUT/tests.txt" | head -5
+    timeout 150 "$B/bin/bench_a16" $A --label v15 --shapes $shapes --m 1,8,16 --harness graph,cold >> "$H" 2>> "$L"
+    timeout 120 python3 $B/bench_torch.py --shapes $shapes --m 1,8,16 > "$T" 2>> "$L"
+    ;;
   v11)
     # Session 5: wgmma scales once per stage when the group spans it. GPU checks (group spanning
     # the stage or not), then the wgmma tiles against v9's numbers, same call.
