@@ -84,6 +84,27 @@ fn spec_buckets_take_wgmma_above_m192_on_sm90a_only() {
     assert_eq!(wg.split_k_for(128, 8192, 8192, 132), 4);
 }
 
+/// M 9..16 takes swapped plans with two n8 tiles of M on targets with cp.async (4 k warps and
+/// 512-deep stages, or 2 k warps and 256-deep stages for wide N or deep K), the m16 plan on
+/// sm_75 (the two-tile plans spill with plain loads); their split fills 12 warps an SM.
+#[test]
+fn m9_to_16_plans_follow_n_and_k() {
+    let at = |n_pad, k_pad, arch| KernelPlan::choose(16, n_pad, k_pad, arch, 4).to_string();
+    assert_eq!(at(8192, 8192, Arch::Sm90), "m2x8_n2x64_k4w_bk512_s3");
+    assert_eq!(at(8192, 28672, Arch::Sm90), "m2x8_n2x64_k2w_bk256_s4");
+    assert_eq!(at(28672, 8192, Arch::Sm80), "m2x8_n2x64_k2w_bk256_s4");
+    assert_eq!(KernelPlan::choose(9, 8192, 8192, Arch::Sm90, 4), KernelPlan::choose(16, 8192, 8192, Arch::Sm90, 4));
+    assert_eq!(KernelPlan::choose(8, 8192, 8192, Arch::Sm90, 4).m_tiles, 1);
+    let old = KernelPlan::choose(16, 8192, 8192, Arch::Sm75, 4);
+    assert!(!old.swap && old.m_tiles == 1, "sm_75: {old}");
+    // Splits (v6 sweep): 64 tiles of the 8-warp plan split 2, of the 4-warp plan 4; 224 tiles 1.
+    let k4: KernelPlan = "m2x8_n2x64_k4w_bk512_s3".parse().unwrap();
+    let k2: KernelPlan = "m2x8_n2x64_k2w_bk256_s4".parse().unwrap();
+    assert_eq!(k4.split_k_for(16, 8192, 8192, 132), 2);
+    assert_eq!(k2.split_k_for(16, 8192, 28672, 132), 4);
+    assert_eq!(k2.split_k_for(16, 28672, 8192, 132), 1);
+}
+
 #[test]
 fn bundle_variants_ptx_and_selection() {
     let s = spec("u4", ActFormat::F16, Arch::Sm80);
