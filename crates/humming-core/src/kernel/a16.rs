@@ -602,7 +602,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                     // starting from them, and the sums times the group's scales into `acc`.
                     let body = |b: &mut KernelBuilder, every_step: bool| {
                         let ranges: Vec<std::ops::Range<u32>> =
-                            if every_step { (0..spw).map(|i| i..i + 1).collect() } else { vec![0..spw] };
+                            if every_step { (0..spw).map(|i| i..i + 1).collect() } else { std::iter::once(0..spw).collect() };
                         for range in ranges {
                             let (saddr, zaddr) = qaddr(b, range.start);
                             let tiles = cfg.scales.load_shared(b, None, zaddr);
