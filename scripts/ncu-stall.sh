@@ -5,8 +5,16 @@
 set -uo pipefail
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 B=perf-bundle
-M='regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio|smsp__inst_executed.sum|sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active|sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active|smsp__cycles_active.avg|sm__warps_active.avg.pct_of_peak_sustained_active'
+M='regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio|smsp__inst_executed.sum|sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active|sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active|smsp__cycles_active.avg|sm__warps_active.avg.pct_of_peak_sustained_active|smsp__issue_active.avg.pct_of_peak_sustained_active|dram__throughput.avg.pct_of_peak_sustained_elapsed|gpu__time_duration.sum'
 run() { timeout 60 ncu --clock-control none --target-processes all -k regex:hm_a16 -s 2 -c 1 --metrics "$M" "$B/bin/bench_a16" --arch sm_90a --no-copy --shapes $1 --m $2 --plans $3 --splits $4 --harness launch --iters 2 --reps 1 > "$OUT/ncu_$5.txt" 2>&1; }
+if [ "${1:-}" = halves ]; then
+  # Session 7: full-width against half-width warps (n..x32) at M = 16 and 8.
+  run 8192x28672 16 m2x8_n2x64_k2w_bk256_s4 4 m16_full
+  run 8192x28672 16 m2x8_n4x32_k2w_bk256_s4 4 m16_half
+  run 8192x8192 8 m1x8_n1x64_k8w_bk512_s3 2 m8_full
+  run 8192x8192 8 m1x8_n4x32_k4w_bk512_s3 2 m8_half
+  exit 0
+fi
 if [ "${1:-}" = small ]; then
   # M = 8 against M = 16 on 28672 x 8192 (and 8192 x 28672): memory, issue and stall sections.
   sm() { timeout 60 ncu --clock-control none --target-processes all -k regex:hm_a16 -s 2 -c 1 \

@@ -217,6 +217,47 @@ case "$phase" in
     timeout 60 "$B/bin/bench_a16" --label v14 --no-copy --shapes $shapes --m 1,8 --harness graph --plans auto --splits auto >> "$H" 2>> "$L"
     echo '{}' > "$T"
     ;;
+  v16)
+    # Session 7: half-width warps (two warps per n64 block, 32 columns each, `n..x32`): half the
+    # sums and temporaries a warp, twice the warps a CTA. GPU checks first (formats, M = 5, 13, 29,
+    # splits), then M = 1, 8, 16, 32 against the current defaults on sm_90a, torch in the same call.
+    A="--arch sm_90a"
+    h1=m1x8_n2x32_k8w_bk512_s3,m1x8_n4x32_k4w_bk256_s4,m1x8_n4x32_k4w_bk512_s3,m1x8_n2x32_k4w_bk512_s4
+    h2=m2x8_n4x32_k4w_bk512_s3,m2x8_n2x32_k8w_bk512_s3,m2x8_n4x32_k2w_bk256_s4,m2x8_n4x32_k4w_bk256_s4,m2x8_n8x32_k2w_bk256_s4,m2x8_n2x32_k4w_bk512_s4
+    { for spec in "--weight u4" "--weight u8" "--weight u4 --act bf16 --group 0" "--weight u2 --group 16" "--weight u6 --act bf16 --group 64" "--weight e2m1 --act bf16 --scale ue8m0 --group 32" "--weight u4 --dynamic-zero --group 32"; do
+        for m in 5 13 29; do
+          timeout 40 "$B/bin/bench_a16" $A $spec --label chk --no-copy --shapes 4096x4096 --m $m --harness graph --iters 2 --reps 1 --plans m1x8_n2x32_k8w_bk512_s3,m2x8_n4x32_k4w_bk512_s3,m2x8_n4x32_k2w_bk256_s4 --splits auto,3 --check ${m}x4096x4096
+        done
+      done
+      timeout 40 "$B/bin/bench_a16" $A --label chk --no-copy --shapes 8192x28672 --m 16 --harness graph --iters 2 --reps 1 --plans $h2 --splits auto --check 16x8192x28672
+    } > /dev/null 2> "$OUT/tests.txt"
+    echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"; grep -vE "^check|^NVIDIA|^N x K|^skip" "$OUT/tests.txt" | head -8
+    timeout 120 "$B/bin/bench_a16" $A --label v16 --no-copy --shapes $shapes,4096x4096 --m 16 --harness graph --plans auto,$h2 --splits auto,1,2,4,8 >> "$H" 2>> "$L"
+    timeout 100 "$B/bin/bench_a16" $A --label v16 --no-copy --shapes $shapes --m 1,8 --harness graph --plans auto,$h1 --splits auto,1,2,4 >> "$H" 2>> "$L"
+    timeout 80 "$B/bin/bench_a16" $A --label v16 --no-copy --shapes $shapes --m 32 --harness graph --plans auto,m2x8_n4x32_k4w_bk512_s3,m2x8_n4x32_k2w_bk256_s4,m2x8_n8x32_k2w_bk256_s4 --splits auto,1,2,4 >> "$H" 2>> "$L"
+    timeout 100 python3 $B/bench_torch.py --shapes $shapes --m 1,8,16,32 > "$T" 2>> "$L"
+    ;;
+  v17)
+    # Session 7: half-width warps on smaller layers (v16: faster only at 4096^2 M = 16), M = 1, 8,
+    # 16 against the defaults, torch in the same call.
+    A="--arch sm_90a"
+    h=m1x8_n2x32_k8w_bk512_s3,m1x8_n4x32_k4w_bk512_s3,m2x8_n4x32_k4w_bk512_s3,m2x8_n2x32_k4w_bk512_s4,m2x8_n2x32_k8w_bk512_s3,m2x8_n4x32_k2w_bk256_s4
+    sh=4096x4096,14336x4096,4096x14336,6144x4096,2048x4096
+    timeout 150 "$B/bin/bench_a16" $A --label v17 --no-copy --shapes $sh --m 1,8,16 --harness graph --plans auto,$h --splits auto,1,2,4,8 >> "$H" 2>> "$L"
+    timeout 100 python3 $B/bench_torch.py --shapes $sh --m 1,8,16 > "$T" 2>> "$L"
+    ;;
+  v18)
+    # Session 7: at N <= 4096 and M 9..16, half-width warps against full-width plans of the same
+    # N tile (64 columns), so the gain of v17 is not just the smaller tile; GPU checks first.
+    A="--arch sm_90a"
+    p=m2x8_n2x32_k4w_bk512_s4,m2x8_n1x64_k8w_bk512_s3,m2x8_n1x64_k4w_bk512_s4,m2x8_n2x32_k8w_bk512_s3
+    { timeout 40 "$B/bin/bench_a16" $A --label chk --no-copy --shapes 2048x4096 --m 12 --harness graph --iters 2 --reps 1 --plans auto --splits auto,3 --check 12x2048x4096
+      timeout 40 "$B/bin/bench_a16" $A --label chk --no-copy --shapes 4096x4096 --m 16 --harness graph --iters 2 --reps 1 --plans auto --splits auto --check 16x4096x4096
+    } > /dev/null 2> "$OUT/tests.txt"
+    echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"; grep -vE "^check|^NVIDIA|^N x K|^skip" "$OUT/tests.txt" | head -5
+    timeout 120 "$B/bin/bench_a16" $A --label v18 --no-copy --shapes 2048x4096,4096x4096,1024x4096,4096x2048,6144x4096 --m 12,16 --harness graph --plans auto,$p --splits auto,1,2,4,8 >> "$H" 2>> "$L"
+    echo '{}' > "$T"
+    ;;
   v15)
     # Session 6: the final heuristic (deep-K rule at M = 9..16) at M = 1, 8, 16 with the torch
     # baselines in the same call, both harnesses; GPU checks of the default plans at M = 13 and

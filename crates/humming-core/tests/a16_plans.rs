@@ -44,7 +44,7 @@ fn plan_sweep_on_emulator() {
             for (n_warps, k_warps) in [(1, 1), (2, 2), (4, 1), (1, 4), (1, 8), (2, 4)] {
                 for bk in [64, 128, 256, 512] {
                     let stages = if spec.arch() >= Arch::Sm80 { [2, 3, 4][ran % 3] } else { 1 };
-                    let plan = KernelPlan { m_tiles, n_warps, k_warps, bk, stages, swap: false, wgmma: false };
+                    let plan = KernelPlan { m_tiles, n_warps, k_warps, bk, stages, swap: false, wgmma: false, halves: false };
                     if plan.validate(spec.arch(), spec.weight().bits()).is_err() {
                         continue;
                     }
@@ -98,7 +98,7 @@ fn swapped_plans_on_emulator() {
             for (n_warps, k_warps) in [(1, 8), (1, 4), (2, 4), (1, 1), (2, 2)] {
                 for bk in [128, 256, 512] {
                     let stages = if spec.arch() >= Arch::Sm80 { [2, 3, 4][ran % 3] } else { 1 };
-                    let plan = KernelPlan { m_tiles, n_warps, k_warps, bk, stages, swap: true, wgmma: false };
+                    let plan = KernelPlan { m_tiles, n_warps, k_warps, bk, stages, swap: true, wgmma: false, halves: false };
                     if plan.validate(spec.arch(), spec.weight().bits()).is_err() {
                         continue;
                     }
@@ -113,6 +113,64 @@ fn swapped_plans_on_emulator() {
     }
     report!("{ran} (spec, swapped plan) pairs checked on the emulator");
     assert!(ran >= 100);
+}
+
+/// Half-width warps ([`KernelPlan::halves`]: two warps per n64 block, 32 columns each) over
+/// the even widths' dequantizer paths (folded offsets with one and two patterns, dynamic zero
+/// points, floats, 8-bit scales), groups shorter than and spanning a warp's k range, M from 1 to
+/// 21 (several row tiles), splits, partial stages and k-warp reductions.
+#[test]
+fn half_width_plans_on_emulator() {
+    let spec = |w: &str, act: ActFormat, scale: Option<ScaleFormat>, group: ScaleGroup, zp: ZeroPoint, arch: Arch| {
+        let mut p = SpecParts::new(WeightFormat::parse(w).unwrap(), act);
+        if let Some(s) = scale {
+            p.scale = s;
+        }
+        p.group = group;
+        p.zero_point = zp;
+        p.arch = arch;
+        Spec::new(p).unwrap_or_else(|e| panic!("{w}: {e:?}"))
+    };
+    use ScaleGroup::{Group, PerChannel};
+    let specs = [
+        spec("u4", ActFormat::F16, None, Group(128), ZeroPoint::Implicit, Arch::Sm90),
+        spec("u4", ActFormat::F16, None, Group(32), ZeroPoint::Dynamic, Arch::Sm80),
+        spec("u8", ActFormat::Bf16, None, Group(64), ZeroPoint::Dynamic, Arch::Sm80),
+        spec("e2m1", ActFormat::Bf16, Some(ScaleFormat::Ue8m0), Group(32), ZeroPoint::Implicit, Arch::Sm90),
+        spec("e4m3", ActFormat::F16, Some(ScaleFormat::E4m3), Group(16), ZeroPoint::Implicit, Arch::Sm89),
+        spec("u8", ActFormat::F16, None, Group(256), ZeroPoint::Implicit, Arch::Sm80),
+        spec("u2", ActFormat::F16, None, Group(16), ZeroPoint::Implicit, Arch::Sm90),
+        spec("u6", ActFormat::F16, None, Group(64), ZeroPoint::Implicit, Arch::Sm90a),
+        spec("u4", ActFormat::Bf16, None, PerChannel, ZeroPoint::Implicit, Arch::Sm80),
+        spec("e3m2", ActFormat::Bf16, None, Group(128), ZeroPoint::Implicit, Arch::Sm86),
+    ];
+    let mut ran = 0;
+    for spec in &specs {
+        for m_tiles in [1, 2] {
+            for (n_warps, k_warps) in [(1, 8), (2, 4), (1, 1), (2, 2)] {
+                let bk = [128, 256, 512][ran % 3];
+                let stages = [4, 3, 2][ran % 3];
+                let mut plan = KernelPlan { m_tiles, n_warps, k_warps, bk, stages, swap: true, wgmma: false, halves: true };
+                // 8-bit weights on sm_80: 512-deep stages of 128 columns take too much shared memory.
+                if plan.validate(spec.arch(), spec.weight().bits()).is_err() {
+                    plan.bk /= 2;
+                }
+                plan.validate(spec.arch(), spec.weight().bits()).unwrap_or_else(|e| panic!("{spec}: {e}"));
+                let m = [8 * m_tiles as usize - 3, 1, 8 * m_tiles as usize, 8 * m_tiles as usize + 5][ran % 4];
+                let split = [1, 2, 3, 5][ran % 4];
+                check_case(spec, &plan, m, split, ran, 3000 + ran as u64);
+                ran += 1;
+            }
+        }
+    }
+    report!("{ran} (spec, half-width plan) pairs checked on the emulator");
+    assert_eq!(ran, 80);
+    // Odd widths and unswapped plans have no half-width form.
+    let odd = KernelPlan { m_tiles: 1, n_warps: 1, k_warps: 4, bk: 256, stages: 3, swap: true, wgmma: false, halves: true };
+    assert!(odd.validate(Arch::Sm90, 3).is_err());
+    assert!(KernelPlan { swap: false, ..odd }.validate(Arch::Sm90, 4).is_err());
+    assert_eq!("m2x8_n4x32_k4w_bk512_s3".parse::<KernelPlan>().unwrap(), KernelPlan { m_tiles: 2, n_warps: 2, k_warps: 4, bk: 512, stages: 3, swap: true, wgmma: false, halves: true });
+    assert_eq!(KernelPlan { m_tiles: 2, n_warps: 2, k_warps: 4, bk: 512, stages: 3, swap: true, wgmma: false, halves: true }.to_string(), "m2x8_n4x32_k4w_bk512_s3");
 }
 
 /// wgmma plans (sm_90a: warpgroups, the dequantized weights as wgmma's register A operand, the
@@ -139,7 +197,7 @@ fn wgmma_plans_on_emulator() {
         for m_tiles in [1, 2, 4, 8, 16] {
             for n_warps in [1, 2, 4] {
                 for bk in [64, 128, 256] {
-                    let plan = KernelPlan { m_tiles, n_warps, k_warps: 1, bk, stages: [2, 3, 4][ran % 3], swap: false, wgmma: true };
+                    let plan = KernelPlan { m_tiles, n_warps, k_warps: 1, bk, stages: [2, 3, 4][ran % 3], swap: false, wgmma: true, halves: false };
                     if plan.validate(spec.arch(), spec.weight().bits()).is_err() {
                         continue;
                     }

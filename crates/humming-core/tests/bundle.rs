@@ -35,7 +35,7 @@ fn buckets_are_ascending_valid_and_cover_every_m() {
 /// fills one wave of CTAs.
 #[test]
 fn spec_buckets_take_wgmma_above_m192_on_sm90a_only() {
-    let wg = KernelPlan { m_tiles: 8, n_warps: 4, k_warps: 1, bk: 128, stages: 4, swap: false, wgmma: true };
+    let wg = KernelPlan { m_tiles: 8, n_warps: 4, k_warps: 1, bk: 128, stages: 4, swap: false, wgmma: true, halves: false };
     let mut dyn_zp = SpecParts::new(WeightFormat::parse("u4").unwrap(), ActFormat::F16);
     dyn_zp.arch = Arch::Sm90a;
     dyn_zp.zero_point = ZeroPoint::Dynamic;
@@ -86,7 +86,8 @@ fn spec_buckets_take_wgmma_above_m192_on_sm90a_only() {
 
 /// M 9..16 takes swapped plans with two n8 tiles of M on targets with cp.async (4 k warps and
 /// 512-deep stages, or 2 k warps and 256-deep stages for wide N or deep K), the m16 plan on
-/// sm_75 (the two-tile plans spill with plain loads); their split fills 12 warps an SM.
+/// sm_75 (the two-tile plans spill with plain loads); their split fills 12 warps an SM. Narrow
+/// layers take half-width warps.
 #[test]
 fn m9_to_16_plans_follow_n_and_k() {
     let at = |n_pad, k_pad, arch| KernelPlan::choose(16, n_pad, k_pad, arch, 4).to_string();
@@ -103,6 +104,16 @@ fn m9_to_16_plans_follow_n_and_k() {
     assert_eq!(k4.split_k_for(16, 8192, 8192, 132), 2);
     assert_eq!(k2.split_k_for(16, 8192, 28672, 132), 4);
     assert_eq!(k2.split_k_for(16, 28672, 8192, 132), 1);
+    // Narrow layers (N <= 4096, v17/v18 sweeps): half-width warps on a 64-column tile for even
+    // widths, split to one wave (64 tiles: 2, 32 tiles: 4); odd widths keep full-width warps.
+    let h = KernelPlan::choose(16, 4096, 4096, Arch::Sm90, 4);
+    assert_eq!(h.to_string(), "m2x8_n2x32_k4w_bk512_s4");
+    assert_eq!(h.split_k_for(16, 4096, 4096, 132), 2);
+    assert_eq!(h.split_k_for(12, 2048, 4096, 132), 4);
+    assert_eq!(KernelPlan::choose(12, 1024, 4096, Arch::Sm80, 2), h);
+    assert!(!KernelPlan::choose(16, 4096, 4096, Arch::Sm90, 3).halves);
+    assert!(!KernelPlan::choose(16, 6144, 4096, Arch::Sm90, 4).halves);
+    assert!(!KernelPlan::choose(8, 4096, 4096, Arch::Sm90, 4).halves);
 }
 
 #[test]

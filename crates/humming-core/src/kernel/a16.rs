@@ -111,11 +111,17 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     let lane = b.and32(tid, 31u32);
     let warp = b.shr32(tid, 5);
     // wgmma plans: warpgroup `wn` owns n64 block `wn`, its warp `w4` the m16 tile `w4` of it.
-    let (wn, wk) = if plan.wgmma {
-        (b.shr32(warp, 2), b.mov(Ty::U32, 0u32))
+    // Otherwise warp `wcol` of k slice `wk` owns n64 block `wn`, or with half-width warps its
+    // columns `32 half .. 32 half + 32`.
+    let (wcol, wn, wk) = if plan.wgmma {
+        let wn = b.shr32(warp, 2);
+        (wn, wn, b.mov(Ty::U32, 0u32))
     } else {
-        (b.op(BinOp::Rem, Ty::U32, warp, plan.n_warps), b.op(BinOp::Div, Ty::U32, warp, plan.n_warps))
+        let wcol = b.op(BinOp::Rem, Ty::U32, warp, plan.col_warps());
+        let wn = if plan.halves { b.shr32(wcol, 1) } else { wcol };
+        (wcol, wn, b.op(BinOp::Div, Ty::U32, warp, plan.col_warps()))
     };
+    let half = plan.halves.then(|| b.and32(wcol, 1u32));
     let w4 = if plan.wgmma { b.and32(warp, 3u32) } else { warp };
     let g = b.shr32(lane, 2);
     let t = b.and32(lane, 3u32);
@@ -448,6 +454,15 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     // This lane group's 8 columns inside the tile's scale / zero rows.
     let qcol = b.mad_u32(wn, 64u32, 0u32);
     let qcol = b.mad_u32(g, 8u32, qcol);
+    // Half-width warps: the half's `bits / 2` words of the lane's block (pairs 8 half ..
+    // 8 half + 8, whole words for even widths), columns 32 half .. 32 half + 32, and the lane
+    // group's tiles 4 half .. 4 half + 4.
+    let (b_lane_off, col_base, qcol) = match half {
+        Some(h) => (b.mad_u32(h, 2 * bits, b_lane_off), b.mad_u32(h, 32u32, col_base), b.mad_u32(h, 4u32, qcol)),
+        None => (b_lane_off, col_base, qcol),
+    };
+    // Words, pairs and n8 tiles of the block a warp dequantizes.
+    let (lane_words, npairs, ntiles) = if plan.halves { (bits / 2, 8, 4) } else { (bits, 16, 8) };
     let s_lane = b.mad_u32(qcol, sb, s_off);
     let z_lane = b.add_u32(qcol, z_off);
     // Accumulators acc[row tile][column tile][4]: (m16 tile, n8 tile) or, swapped, (n8 tile of
@@ -455,7 +470,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     let (row_tiles, col_tiles) = if plan.wgmma {
         (bm / 8, 1) // one n8 block of M each: wgmma's D, 4 registers per 8 columns of N = BM
     } else if plan.swap {
-        (plan.m_tiles, 4)
+        (plan.m_tiles, if plan.halves { 2 } else { 4 })
     } else {
         (plan.m_tiles, 8)
     };
@@ -474,6 +489,12 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     // the offsets times the range's activations: one MMA per step, n8 tile of M and pattern with
     // the pattern's constant A fragment).
     let fold = cfg.dequant.fold_offsets().filter(|_| plan.swap && !plan.wgmma);
+    // A half-width warp's tiles 0 and 1 are the block's tiles 2 half and 2 half + 1, whose
+    // offsets repeat those of tiles 0 and 1 (even widths: pair p + 8 sits where pair p does, in
+    // the next `bits / 2` words).
+    if let (Some(f), true) = (&fold, plan.halves) {
+        assert!(f.of_tile[0] == f.of_tile[2] && f.of_tile[1] == f.of_tile[3], "offset patterns of the two halves differ");
+    }
     let late = (plan.swap && !plan.wgmma).then(|| {
         let whole = b.setp(Cmp::Ge, Ty::U32, pgshift, (16 * spw).trailing_zeros());
         let zero = b.mov_as(RegClass::F32, Operand::f32(0.0));
@@ -523,7 +544,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
             };
             let words_of = |b: &mut KernelBuilder, i: u32| {
                 let waddr = b.add_u32(sb_w, i * plan.n_warps * blk_bytes);
-                load_words(b, waddr, bits)
+                load_words(b, waddr, lane_words, if plan.halves { 2 * bits } else { 4 * bits })
             };
             if plan.wgmma {
                 // Warp w4's m16 tile: pairs 4 w4 .. 4 w4 + 4 of the lane's block, which for 4-
@@ -584,7 +605,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                     for i in 0..spw {
                         let words = words_of(b, i);
                         let (saddr, zaddr) = qaddr(b, i);
-                        let tiles = cfg.scales.load_shared(b, Some(saddr), zaddr);
+                        let tiles = cfg.scales.load_shared(b, Some(saddr), zaddr, 8);
                         let frag = cfg.dequant.fragment(b, &words, &tiles);
                         for (mt, ro) in row_off.iter().enumerate() {
                             let addr = a_addr(b, i, *ro);
@@ -605,8 +626,8 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                             if every_step { (0..spw).map(|i| i..i + 1).collect() } else { std::iter::once(0..spw).collect() };
                         for range in ranges {
                             let (saddr, zaddr) = qaddr(b, range.start);
-                            let tiles = cfg.scales.load_shared(b, None, zaddr);
-                            let scales = cfg.scales.load_f32(b, saddr);
+                            let tiles = cfg.scales.load_shared(b, None, zaddr, ntiles);
+                            let scales = cfg.scales.load_f32(b, saddr, ntiles);
                             // B fragments of the n8 tiles of M (rows 0..8, and 8..16) of every step.
                             let bfr: Vec<Vec<[Reg; 2]>> = range
                                 .clone()
@@ -635,13 +656,13 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                             for (s, i) in range.clone().enumerate() {
                                 let words = words_of(b, i);
                                 let frag = match &fold {
-                                    Some(_) => cfg.dequant.fragment_folded(b, &words),
-                                    None => cfg.dequant.fragment(b, &words, &tiles),
+                                    Some(_) => cfg.dequant.fragment_folded(b, &words, npairs),
+                                    None => cfg.dequant.pairs(b, &words, &tiles, npairs),
                                 };
                                 for (u, bf) in bfr[s].iter().enumerate() {
-                                    for i4 in 0..4 {
-                                        // m16 tile i4 = columns 16 i4 .. 16 i4 + 16: n8 tiles 2 i4
-                                        // (rows g) and 2 i4 + 1 (rows g + 8) of the packed layout.
+                                    for i4 in 0..col_tiles {
+                                        // m16 tile i4 = columns 16 i4 .. 16 i4 + 16 (of the warp's
+                                        // half): n8 tiles 2 i4 (rows g) and 2 i4 + 1 (rows g + 8).
                                         let a = [frag[4 * i4], frag[4 * i4 + 2], frag[4 * i4 + 1], frag[4 * i4 + 3]];
                                         let d = &tmp[u][i4];
                                         if s > 0 {
@@ -765,7 +786,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
             |_| {},
             |b| {
                 let slot = b.add_u32(wk, u32::MAX); // wk - 1
-                let slot = b.mad_u32(slot, plan.n_warps, wn);
+                let slot = b.mad_u32(slot, plan.col_warps(), wcol);
                 let base = b.mul_u32(slot, nacc * 128);
                 let base = b.add_u32(base, lane4);
                 let base = b.add_u32(base, smem_base);
@@ -777,7 +798,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
         b.emit(Inst::BarSync { id: 0, threads: None });
         b.if_then(is_lead, |b| {
             for w in 1..plan.k_warps {
-                let slot = b.mad_u32(wn, 1u32, (w - 1) * plan.n_warps);
+                let slot = b.add_u32(wcol, (w - 1) * plan.col_warps());
                 let base = b.mul_u32(slot, nacc * 128);
                 let base = b.add_u32(base, lane4);
                 let base = b.add_u32(base, smem_base);
@@ -1057,12 +1078,12 @@ fn gcd(a: u32, b: u32) -> u32 {
     if b == 0 { a } else { gcd(b, a % b) }
 }
 
-/// `bits` consecutive 32-bit words at shared address `addr`, in the widest aligned vectors.
-fn load_words(b: &mut KernelBuilder, addr: Reg, bits: u32) -> Vec<Reg> {
-    let bytes = 4 * bits;
-    let vec = if bytes % 16 == 0 { 4 } else if bytes % 8 == 0 { 2 } else { 1 };
+/// `n` consecutive 32-bit words at shared address `addr`, a multiple of `align` bytes, in the
+/// widest aligned vectors.
+fn load_words(b: &mut KernelBuilder, addr: Reg, n: u32, align: u32) -> Vec<Reg> {
+    let vec = gcd(gcd(4 * n, align), 16) / 4;
     let mut words = Vec::new();
-    for v in 0..bits / vec {
+    for v in 0..n / vec {
         words.extend(b.ld_vec(Space::Shared, Ty::B32, vec as usize, Addr::reg_off(addr, (v * vec * 4) as i64)));
     }
     words

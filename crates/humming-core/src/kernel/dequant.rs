@@ -108,7 +108,7 @@ impl Dequant {
     }
 
     /// The 16 fragment registers of one block from the lane's `bits` words.
-    pub fn fragment(&self, b: &mut KernelBuilder, words: &[Reg], tiles: &[TileQuant; 8]) -> Vec<Reg> {
+    pub fn fragment(&self, b: &mut KernelBuilder, words: &[Reg], tiles: &[TileQuant]) -> Vec<Reg> {
         self.pairs(b, words, tiles, 16)
     }
 
@@ -149,11 +149,11 @@ impl Dequant {
         (fold.patterns.len() <= 2).then_some(fold)
     }
 
-    /// The 16 fragment registers of one block left at `offset_p + q` (see
-    /// [`Dequant::fold_offsets`], which must be `Some`).
-    pub fn fragment_folded(&self, b: &mut KernelBuilder, words: &[Reg]) -> Vec<Reg> {
+    /// The first `count` fragment registers of one block (16, or 8 for half a block's words)
+    /// left at `offset_p + q` (see [`Dequant::fold_offsets`], which must be `Some`).
+    pub fn fragment_folded(&self, b: &mut KernelBuilder, words: &[Reg], count: usize) -> Vec<Reg> {
         let none = TileQuant { scale: None, zero: None };
-        self.pairs_with(b, words, &[none; 8], 16, true)
+        self.pairs_with(b, words, &[none; 8], count, true)
     }
 
     fn pairs_with(&self, b: &mut KernelBuilder, words: &[Reg], tiles: &[TileQuant], count: usize, fold: bool) -> Vec<Reg> {

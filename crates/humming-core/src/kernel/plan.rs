@@ -32,11 +32,16 @@ pub struct KernelPlan {
     /// register A operand and the activation tile (`N = BM` rows, stored in core matrices) as B;
     /// `k_warps` is 1 and a CTA has `n_warps` warpgroups.
     pub wgmma: bool,
+    /// Half-width warps (swapped plans, even weight widths): two warps share each n64 block,
+    /// each owning 32 columns (two m16 tiles of the MMA; the words of those columns are
+    /// `bits / 2` whole words of the lane's block), so a warp holds half the sums and
+    /// temporaries and a CTA twice the warps. Written `n{2 n_warps}x32`.
+    pub halves: bool,
 }
 
 /// The rules [`KernelPlan::validate`] checks, in words (for error messages that list what is
 /// valid; keep in step with `validate`).
-pub const PLAN_RULES: &str = "m_tiles 1..=8 (1 or 2 with swap, up to 16 with wgmma), wgmma only on sm_90a with k_warps 1, n_warps 1..=4 as registers allow (bm / 2 + 64 a thread) and bm x bk / 8 <= 8 x threads, n_warps and k_warps 1..=8 (at most 16 warps), bk 64, 128, 256 or 512 with \
+pub const PLAN_RULES: &str = "m_tiles 1..=8 (1 or 2 with swap, up to 16 with wgmma), wgmma only on sm_90a with k_warps 1, n_warps 1..=4 as registers allow (bm / 2 + 64 a thread) and bm x bk / 8 <= 8 x threads, half-width warps (n..x32) only in swapped plans of even weight widths, n_warps and k_warps 1..=8 (at most 16 warps), bk 64, 128, 256 or 512 with \
      bk / 16 a multiple of k_warps, stages 2..=8 (sm_80 and newer) or 1 (sm_75), and fits the target's shared memory";
 
 /// Registers a thread of a wgmma plan takes with `bm` rows of M (an upper bound from ptxas,
@@ -65,7 +70,7 @@ impl KernelPlan {
         if self.wgmma {
             self.bm() / 2
         } else if self.swap {
-            16 * self.m_tiles
+            if self.halves { 8 * self.m_tiles } else { 16 * self.m_tiles }
         } else {
             32 * self.m_tiles
         }
@@ -76,9 +81,15 @@ impl KernelPlan {
         64 * self.n_warps
     }
 
+    /// Warps of one k slice: side by side along N (two per n64 block with half-width warps,
+    /// four with wgmma).
+    pub fn col_warps(&self) -> u32 {
+        self.n_warps * if self.wgmma { 4 } else if self.halves { 2 } else { 1 }
+    }
+
     /// Threads per CTA.
     pub fn threads(&self) -> u32 {
-        32 * self.n_warps * self.k_warps * if self.wgmma { 4 } else { 1 }
+        32 * self.col_warps() * self.k_warps
     }
 
     /// k16 steps per stage.
@@ -103,7 +114,7 @@ impl KernelPlan {
 
     /// Shared memory of the k-warp reduction: one f32 accumulator set per extra k warp.
     pub fn reduce_bytes(&self) -> u32 {
-        (self.k_warps - 1) * self.n_warps * 32 * self.acc_per_lane() * 4
+        (self.k_warps - 1) * self.col_warps() * 32 * self.acc_per_lane() * 4
     }
 
     /// Dynamic shared memory the kernel needs with `qbytes` of quantization parameters per
@@ -139,10 +150,13 @@ impl KernelPlan {
         if self.swap && self.m_tiles > 2 {
             return bad(format!("swapped plans cover 8 or 16 rows of M (m_tiles 1 or 2), not {}", self.bm()));
         }
+        if self.halves && (!self.swap || self.wgmma || bits % 2 != 0) {
+            return bad(format!("half-width warps (32 columns) are for swapped plans of even weight widths, not {bits}-bit weights"));
+        }
         if !(1..=8).contains(&self.n_warps) || !(1..=8).contains(&self.k_warps) {
             return bad("n_warps and k_warps must be 1..=8".into());
         }
-        if self.n_warps * self.k_warps > 16 {
+        if self.col_warps() * self.k_warps > 16 {
             return bad("at most 16 warps per CTA".into());
         }
         if !matches!(self.bk, 64 | 128 | 256 | 512) || self.k_steps() % self.k_warps != 0 {
@@ -179,7 +193,11 @@ impl KernelPlan {
     ///   the activation fragments loaded in MMA order (v6: 45 SASS instructions per k16 x n64
     ///   block against 74 for the m16 plan) 9-17% faster than `m1x16_...` on the three issue
     ///   shapes (v6 sweep: on 8192 x 28672 the deep-K plan 38.2 us against 40.4, on 8192^2 it
-    ///   is 15.8 against 14.5).
+    ///   is 15.8 against 14.5). Narrow layers (N <= 4096, even widths): half-width warps
+    ///   ([`KernelPlan::halves`]) on a 64-column tile, 4 k warps, 512-deep stages, 4 stages
+    ///   (`m2x8_n2x32_k4w_bk512_s4`): 2-8% faster than full-width plans of the same tile at
+    ///   N = 1024..4096 (v18 sweep), 4-6% slower from N = 6144 on, 14% slower at 8192 x 28672
+    ///   (v16: half the sums a warp, twice the warps, but a third more instructions per block).
     /// - M <= 32: `m2x16_n1x64_k4w_bk256_s4`; wide N `m2x16_n2x64_k2w_bk256_s3`.
     /// - M <= 128: `m{ceil(M/16)}x16_n1x64_k4w_bk256_s2` (4 m16 tiles at most; 230 registers
     ///   since the activation copies share one address); wide N and M > 128:
@@ -197,10 +215,15 @@ impl KernelPlan {
         let cp_async = arch >= Arch::Sm80;
         // sm_75 stages a whole stage in registers (plain loads): two n8 tiles of M spill there.
         let swap = m <= 8 || (m <= 16 && cp_async);
+        let two_tiles = swap && m > 8;
+        // Half-width warps pay at M 9..16 only on narrow layers (v17/v18 sweeps), where the
+        // 64-column tile gives the grid more CTAs.
+        let halves = two_tiles && n_blocks <= 64 && bits % 2 == 0;
         let m_tiles = if swap { m.div_ceil(8).clamp(1, 2) as u32 } else { m.div_ceil(16).clamp(1, 4) as u32 };
         let (n_warps, k_warps, bk, stages) = match (m, wide) {
-            (0..=16, false) if !swap || m <= 8 => (1, 8, 512, 3),
-            (0..=16, true) if !swap || m <= 8 => (2, 4, 256, 4),
+            (0..=16, false) if !two_tiles => (1, 8, 512, 3),
+            (0..=16, true) if !two_tiles => (2, 4, 256, 4),
+            (9..=16, _) if halves => (1, 4, 512, 4),
             (9..=16, _) if !wide && !deep => (2, 4, 512, 3),
             (9..=16, _) => (2, 2, 256, 4),
             (17..=32, false) => (1, 4, 256, 4),
@@ -212,7 +235,7 @@ impl KernelPlan {
             _ => (2, 2, 128, 3),
         };
         let stages = if cp_async { stages } else { 1 };
-        let mut plan = KernelPlan { m_tiles, n_warps: n_warps.min(n_blocks), k_warps, bk, stages, swap, wgmma: false };
+        let mut plan = KernelPlan { m_tiles, n_warps: n_warps.min(n_blocks), k_warps, bk, stages, swap, wgmma: false, halves };
         while plan.validate(arch, bits).is_err() {
             if plan.stages > 2 {
                 plan.stages -= 1;
@@ -244,7 +267,7 @@ impl KernelPlan {
         if m > 192 && n_pad >= 8192 && crate::kernel::wgmma_supported(spec) {
             // Three stages where four do not fit (8-bit weights).
             for stages in [4, 3] {
-                let plan = KernelPlan { m_tiles: 8, n_warps: 4, k_warps: 1, bk: 128, stages, swap: false, wgmma: true };
+                let plan = KernelPlan { m_tiles: 8, n_warps: 4, k_warps: 1, bk: 128, stages, swap: false, wgmma: true, halves: false };
                 if plan.validate(arch, bits).is_ok() {
                     return plan;
                 }
@@ -303,7 +326,9 @@ impl KernelPlan {
     /// wgmma plans run one CTA per SM (v9 sweep): at any M they split while the grid still fits
     /// one wave (`tiles x split <= SMs`), e.g. 2 at M = 256 and N = 8192 (96 us, against 166
     /// unsplit on 64 of the 132 SMs). Swapped plans with two n8 tiles of M fit 12 warps an SM
-    /// (their registers), so they split while the grid fits that.
+    /// (their registers), so they split while the grid fits that; with half-width warps (about
+    /// 110-130 registers, 8 or 16 warps a CTA) that is one CTA an SM, which the v18 sweep's best
+    /// splits match.
     pub fn split_k_for(&self, m: usize, n_pad: usize, k_pad: usize, sms: u32) -> u32 {
         if m > 64 && !self.wgmma {
             return 1;
@@ -356,14 +381,21 @@ impl std::str::FromStr for KernelPlan {
             t.strip_prefix(prefix).and_then(|t| t.strip_suffix(suffix)).and_then(|t| t.parse().ok()).ok_or_else(bad)
         };
         let swap = s.trim().split('_').next().is_some_and(|t| t.ends_with("x8"));
+        let halves = s.trim().split('_').nth(1).is_some_and(|t| t.ends_with("x32"));
+        let m_tiles = num("m", if swap { "x8" } else { "x16" })?;
+        let cols = num("n", if halves { "x32" } else { "x64" })?;
+        if halves && cols % 2 != 0 {
+            return Err(bad());
+        }
         let mut plan = KernelPlan {
-            m_tiles: num("m", if swap { "x8" } else { "x16" })?,
-            n_warps: num("n", "x64")?,
+            m_tiles,
+            n_warps: if halves { cols / 2 } else { cols },
             k_warps: num("k", "w")?,
             bk: num("bk", "")?,
             stages: num("s", "")?,
             swap,
             wgmma: false,
+            halves,
         };
         match f.next() {
             None => {}
@@ -378,10 +410,12 @@ impl fmt::Display for KernelPlan {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "m{}x{}_n{}x64_k{}w_bk{}_s{}",
+            "m{}x{}_n{}x{}_k{}w_bk{}_s{}",
             self.m_tiles,
             if self.swap { 8 } else { 16 },
-            self.n_warps, self.k_warps, self.bk, self.stages
+            if self.halves { 2 * self.n_warps } else { self.n_warps },
+            if self.halves { 32 } else { 64 },
+            self.k_warps, self.bk, self.stages
         )?;
         if self.wgmma {
             f.write_str("_wg")?;

@@ -36,26 +36,26 @@ impl ScaleSource {
         self.scale_bytes() + self.dynamic_zero as u32
     }
 
-    /// Loads the 8 tiles' scales from shared address `saddr` (8 consecutive scales of lane
-    /// group `g`; `None`: no scales, the kernel applies them to the sums) and, with dynamic zero
-    /// points, their zero points from `zaddr` (8 bytes).
-    pub fn load_shared(&self, b: &mut KernelBuilder, saddr: Option<Reg>, zaddr: Option<Reg>) -> [TileQuant; 8] {
+    /// Loads `n` (8 or 4) tiles' scales from shared address `saddr` (`n` consecutive scales of
+    /// lane group `g`; `None`: no scales, the kernel applies them to the sums) and, with dynamic
+    /// zero points, their zero points from `zaddr` (`n` bytes).
+    pub fn load_shared(&self, b: &mut KernelBuilder, saddr: Option<Reg>, zaddr: Option<Reg>, n: usize) -> Vec<TileQuant> {
         let scale: Vec<Option<Reg>> = match saddr {
             Some(saddr) => {
-                let (words, halves) = self.load_words(b, saddr);
-                (0..8).map(|j| Some(self.scale_of(b, &words, &halves, j))).collect()
+                let (words, halves) = self.load_words(b, saddr, n);
+                (0..n).map(|j| Some(self.scale_of(b, &words, &halves, j))).collect()
             }
-            None => vec![None; 8],
+            None => vec![None; n],
         };
         let zero: Vec<Option<Reg>> = match (self.dynamic_zero, zaddr) {
             (true, Some(zaddr)) => {
-                let zw = b.ld_vec(Space::Shared, Ty::B32, 2, Addr::reg(zaddr));
-                (0..8).map(|j| Some(self.zero_of(b, &zw, j))).collect()
+                let zw = b.ld_vec(Space::Shared, Ty::B32, n / 4, Addr::reg(zaddr));
+                (0..n).map(|j| Some(self.zero_of(b, &zw, j))).collect()
             }
             (true, None) => panic!("dynamic zero points need their shared address"),
-            (false, _) => vec![None; 8],
+            (false, _) => vec![None; n],
         };
-        std::array::from_fn(|j| TileQuant { scale: scale[j], zero: zero[j] })
+        (0..n).map(|j| TileQuant { scale: scale[j], zero: zero[j] }).collect()
     }
 
     /// Two consecutive tiles' 16-bit scales at `saddr` (one word), as the dequantizer wants
@@ -67,11 +67,11 @@ impl ScaleSource {
         [lo, hi].map(|h| TileQuant { scale: Some(b.pack_b16(h, h)), zero: None })
     }
 
-    /// The 8 tiles' scales at `saddr` as f32 registers, for scaling f32 sums: exact conversions
-    /// of the values [`ScaleSource::load_shared`] gives the dequantizer.
-    pub fn load_f32(&self, b: &mut KernelBuilder, saddr: Reg) -> [Reg; 8] {
-        let (words, halves) = self.load_words(b, saddr);
-        std::array::from_fn(|j| match (self.format, self.f32_scales) {
+    /// `n` (8 or 4) tiles' scales at `saddr` as f32 registers, for scaling f32 sums: exact
+    /// conversions of the values [`ScaleSource::load_shared`] gives the dequantizer.
+    pub fn load_f32(&self, b: &mut KernelBuilder, saddr: Reg, n: usize) -> Vec<Reg> {
+        let (words, halves) = self.load_words(b, saddr, n);
+        (0..n).map(|j| match (self.format, self.f32_scales) {
             (_, true) => self.scale_of(b, &words, &halves, j),
             // 16-bit scales straight from their half of the word.
             (ScaleFormat::F16, false) => {
@@ -98,12 +98,13 @@ impl ScaleSource {
                 }
             }
         })
+        .collect()
     }
 
-    /// The scale words at `saddr` (8 scales) and, for 16-bit formats, each word's halves.
-    fn load_words(&self, b: &mut KernelBuilder, saddr: Reg) -> (Vec<Reg>, Vec<Option<(Reg, Reg)>>) {
-        let sb = self.scale_bytes();
-        let words = b.ld_vec(Space::Shared, Ty::B32, (8 * sb / 4) as usize, Addr::reg(saddr));
+    /// The scale words at `saddr` (`n` scales) and, for 16-bit formats, each word's halves.
+    fn load_words(&self, b: &mut KernelBuilder, saddr: Reg, n: usize) -> (Vec<Reg>, Vec<Option<(Reg, Reg)>>) {
+        let sb = self.scale_bytes() as usize;
+        let words = b.ld_vec(Space::Shared, Ty::B32, n * sb / 4, Addr::reg(saddr));
         let halves = match self.format {
             // Both halves of each word as b16 registers: the scale pairs are packs of one half
             // twice, which ptxas folds into the half-swizzle operand of HMUL2/HFMA2 (no PRMT).
@@ -156,7 +157,7 @@ impl ScaleSource {
         }
     }
 
-    /// Zero point of tile `j`: byte j of the 8 loaded bytes, as the dequantizer's operand.
+    /// Zero point of tile `j`: byte j of the loaded bytes, as the dequantizer's operand.
     fn zero_of(&self, b: &mut KernelBuilder, zw: &[Reg], j: usize) -> Reg {
         let byte = (j % 4) as u32;
         if self.f32_scales {
