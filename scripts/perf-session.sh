@@ -258,6 +258,27 @@ case "$phase" in
     timeout 120 "$B/bin/bench_a16" $A --label v18 --no-copy --shapes 2048x4096,4096x4096,1024x4096,4096x2048,6144x4096 --m 12,16 --harness graph --plans auto,$p --splits auto,1,2,4,8 >> "$H" 2>> "$L"
     echo '{}' > "$T"
     ;;
+  v19)
+    # Session 7: half-width warps in the unswapped (m16) plans, M = 32 .. 256: half the f32
+    # accumulators a warp, so 128 rows of M fit one CTA's warps (the dequantization then serves
+    # 128 rows instead of 64). GPU checks first, then against the defaults on sm_90a.
+    A="--arch sm_90a"
+    c2=m2x16_n2x32_k4w_bk256_s4,m2x16_n2x32_k2w_bk256_s4,m2x16_n4x32_k2w_bk256_s3,m2x16_n4x32_k4w_bk256_s3
+    c4=m4x16_n2x32_k2w_bk128_s3,m4x16_n2x32_k4w_bk256_s2,m4x16_n4x32_k2w_bk128_s3,m4x16_n2x32_k2w_bk256_s2,m4x16_n4x32_k1w_bk128_s4
+    c8=m8x16_n2x32_k2w_bk128_s3,m8x16_n4x32_k2w_bk128_s3,m8x16_n4x32_k1w_bk128_s3,m8x16_n2x32_k4w_bk128_s3
+    { for spec in "--weight u4" "--weight u8" "--weight e2m1 --act bf16 --scale ue8m0 --group 32" "--weight u4 --dynamic-zero --group 32" "--weight u2 --act bf16 --group 0"; do
+        timeout 40 "$B/bin/bench_a16" $A $spec --label chk --no-copy --shapes 4096x4096 --m 29 --harness graph --iters 2 --reps 1 --plans m2x16_n2x32_k4w_bk256_s4,m2x16_n4x32_k2w_bk256_s3 --splits auto,3 --check 29x4096x4096
+        timeout 40 "$B/bin/bench_a16" $A $spec --label chk --no-copy --shapes 4096x4096 --m 61 --harness graph --iters 2 --reps 1 --plans m4x16_n2x32_k2w_bk128_s3,m4x16_n4x32_k1w_bk128_s4 --splits auto,3 --check 61x4096x4096
+        timeout 40 "$B/bin/bench_a16" $A $spec --label chk --no-copy --shapes 4096x4096 --m 200 --harness graph --iters 2 --reps 1 --plans m8x16_n2x32_k2w_bk128_s3,m8x16_n4x32_k1w_bk128_s3 --splits 1,2 --check 200x4096x4096
+      done
+    } > /dev/null 2> "$OUT/tests.txt"
+    echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"; grep -vE "^check|^NVIDIA|^N x K|^skip" "$OUT/tests.txt" | head -5
+    timeout 90 "$B/bin/bench_a16" $A --label v19 --no-copy --shapes $shapes --m 32 --harness graph --plans auto,$c2 --splits auto,1,2,4 >> "$H" 2>> "$L"
+    timeout 90 "$B/bin/bench_a16" $A --label v19 --no-copy --shapes $shapes --m 64 --harness graph --plans auto,$c4 --splits auto,1,2,4 >> "$H" 2>> "$L"
+    timeout 120 "$B/bin/bench_a16" $A --label v19 --no-copy --shapes $shapes --m 128 --harness graph --plans auto,$c4,$c8 --splits auto,1,2 >> "$H" 2>> "$L"
+    timeout 90 "$B/bin/bench_a16" $A --label v19 --no-copy --shapes $shapes --m 256 --harness graph --plans auto,$c8 --splits auto,1,2 >> "$H" 2>> "$L"
+    echo '{}' > "$T"
+    ;;
   v15)
     # Session 6: the final heuristic (deep-K rule at M = 9..16) at M = 1, 8, 16 with the torch
     # baselines in the same call, both harnesses; GPU checks of the default plans at M = 13 and

@@ -93,9 +93,37 @@ fn a16_matrix_assembles_without_spills() {
             }
         }
     }
+    let (max_regs, errors) = assemble_all(&jobs);
+    report!(
+        "ptxas: {} specs -> {} distinct GEMM kernels (x their target) assembled, max {} registers, {} failures",
+        specs.len(),
+        jobs.len(),
+        max_regs,
+        errors.len()
+    );
+    assert!(errors.is_empty(), "{} kernels failed:\n{}", errors.len(), errors.join("\n"));
+}
+
+#[test]
+fn a16_matrix_on_emulator() {
+    let specs = a16_matrix();
+    let errors = par_each(&specs, |i, spec| {
+        let (m, n, k) = SHAPES[i % SHAPES.len()];
+        let split = 1 + ((i / SHAPES.len()) % 2) as u32;
+        let plan = plan_for(spec, m, n, k);
+        let mut ex = Emulator::new();
+        check_gemm(&mut ex, spec, &plan, (m, n, k), split, i as u64).map(|_| ())
+    });
+    report!("emulator: {} specs run against the f64 reference, {} failed", specs.len(), errors.len());
+    assert!(errors.is_empty(), "{} specs failed, first ones:\n{}", errors.len(), errors[..errors.len().min(20)].join("\n"));
+}
+
+/// Generates, prints and assembles each (spec, plan) for the spec's target (and each target's
+/// reduce kernel once): the most registers seen, and every failure or spill.
+fn assemble_all(jobs: &[(Spec, KernelPlan)]) -> (usize, Vec<String>) {
     let max_regs = AtomicUsize::new(0);
     let reduce_done = Mutex::new(HashSet::new());
-    let errors = par_each(&jobs, |_, (spec, plan)| {
+    let errors = par_each(jobs, |_, (spec, plan)| {
         let k = generate(spec, plan).map_err(|e| format!("{spec}: {e}"))?;
         let mut kernels = vec![&k.main];
         if reduce_done.lock().unwrap().insert((k.reduce.name.clone(), spec.arch())) {
@@ -119,26 +147,27 @@ fn a16_matrix_assembles_without_spills() {
         }
         Ok(())
     });
-    report!(
-        "ptxas: {} specs -> {} distinct GEMM kernels (x their target) assembled, max {} registers, {} failures",
-        specs.len(),
-        jobs.len(),
-        max_regs.load(Ordering::Relaxed),
-        errors.len()
-    );
-    assert!(errors.is_empty(), "{} kernels failed:\n{}", errors.len(), errors.join("\n"));
+    (max_regs.into_inner(), errors)
 }
 
+/// The plans the heuristic gives large layers (wide N, deep K: the runtime's shape-aware plans,
+/// which the matrix test's small shape never reaches) assemble without spills, over a stride of
+/// the matrix (every target, width and activation type appear).
 #[test]
-fn a16_matrix_on_emulator() {
+fn a16_large_layer_plans_assemble_without_spills() {
     let specs = a16_matrix();
-    let errors = par_each(&specs, |i, spec| {
-        let (m, n, k) = SHAPES[i % SHAPES.len()];
-        let split = 1 + ((i / SHAPES.len()) % 2) as u32;
-        let plan = plan_for(spec, m, n, k);
-        let mut ex = Emulator::new();
-        check_gemm(&mut ex, spec, &plan, (m, n, k), split, i as u64).map(|_| ())
-    });
-    report!("emulator: {} specs run against the f64 reference, {} failed", specs.len(), errors.len());
-    assert!(errors.is_empty(), "{} specs failed, first ones:\n{}", errors.len(), errors[..errors.len().min(20)].join("\n"));
+    let mut seen = HashSet::new();
+    let mut jobs: Vec<(Spec, KernelPlan)> = Vec::new();
+    for spec in specs.iter().step_by(97) {
+        for (m, n, k) in [(16, 8192, 8192), (16, 8192, 28672), (16, 28672, 8192), (128, 8192, 28672), (64, 28672, 8192), (256, 8192, 8192)] {
+            let plan = plan_for(spec, m, n, k);
+            if seen.insert(kernel_name(spec, &plan)) {
+                jobs.push((*spec, plan));
+            }
+        }
+    }
+    let (max_regs, errors) = assemble_all(&jobs);
+    report!("ptxas: {} large-layer kernels assembled, max {} registers, {} failures", jobs.len(), max_regs, errors.len());
+    assert!(jobs.len() > 500, "{} kernels", jobs.len());
+    assert!(errors.is_empty(), "{} kernels failed:\n{}", errors.len(), errors.join("\n"));
 }

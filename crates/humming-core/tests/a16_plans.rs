@@ -117,8 +117,9 @@ fn swapped_plans_on_emulator() {
 
 /// Half-width warps ([`KernelPlan::halves`]: two warps per n64 block, 32 columns each) over
 /// the even widths' dequantizer paths (folded offsets with one and two patterns, dynamic zero
-/// points, floats, 8-bit scales), groups shorter than and spanning a warp's k range, M from 1 to
-/// 21 (several row tiles), splits, partial stages and k-warp reductions.
+/// points, floats, 8-bit scales), groups shorter than and spanning a warp's k range, swapped
+/// (M from 1 to 21, several row tiles) and unswapped (1 to 8 m16 tiles), splits, partial stages
+/// and k-warp reductions.
 #[test]
 fn half_width_plans_on_emulator() {
     let spec = |w: &str, act: ActFormat, scale: Option<ScaleFormat>, group: ScaleGroup, zp: ZeroPoint, arch: Arch| {
@@ -163,12 +164,28 @@ fn half_width_plans_on_emulator() {
             }
         }
     }
+    // Unswapped: m16 tiles of M (1 to 8), four n8 tiles of columns a warp.
+    for spec in &specs {
+        for m_tiles in [1, 2, 4, 8] {
+            let (n_warps, k_warps) = [(1, 4), (2, 2), (1, 1), (2, 1)][ran % 4];
+            let bk = [128, 256, 64][ran % 3];
+            let mut plan = KernelPlan { m_tiles, n_warps, k_warps, bk, stages: [3, 2, 4][ran % 3], swap: false, wgmma: false, halves: true };
+            while plan.validate(spec.arch(), spec.weight().bits()).is_err() && plan.bk > 64 {
+                plan.bk /= 2;
+            }
+            plan.validate(spec.arch(), spec.weight().bits()).unwrap_or_else(|e| panic!("{spec}: {e}"));
+            let m = [16 * m_tiles as usize - 3, 1, 16 * m_tiles as usize + 5][ran % 3];
+            let split = [1, 2, 3, 5][ran % 4];
+            check_case(spec, &plan, m, split, ran, 3000 + ran as u64);
+            ran += 1;
+        }
+    }
     report!("{ran} (spec, half-width plan) pairs checked on the emulator");
-    assert_eq!(ran, 80);
-    // Odd widths and unswapped plans have no half-width form.
+    assert_eq!(ran, 120);
+    // Odd widths and wgmma plans have no half-width form.
     let odd = KernelPlan { m_tiles: 1, n_warps: 1, k_warps: 4, bk: 256, stages: 3, swap: true, wgmma: false, halves: true };
     assert!(odd.validate(Arch::Sm90, 3).is_err());
-    assert!(KernelPlan { swap: false, ..odd }.validate(Arch::Sm90, 4).is_err());
+    assert!(KernelPlan { swap: false, k_warps: 1, wgmma: true, ..odd }.validate(Arch::Sm90a, 4).is_err());
     assert_eq!("m2x8_n4x32_k4w_bk512_s3".parse::<KernelPlan>().unwrap(), KernelPlan { m_tiles: 2, n_warps: 2, k_warps: 4, bk: 512, stages: 3, swap: true, wgmma: false, halves: true });
     assert_eq!(KernelPlan { m_tiles: 2, n_warps: 2, k_warps: 4, bk: 512, stages: 3, swap: true, wgmma: false, halves: true }.to_string(), "m2x8_n4x32_k4w_bk512_s3");
 }

@@ -116,6 +116,23 @@ fn m9_to_16_plans_follow_n_and_k() {
     assert!(!KernelPlan::choose(8, 4096, 4096, Arch::Sm90, 4).halves);
 }
 
+/// Deep K at M 65..128 (v19 sweep): 128 rows a CTA with half-width warps for even widths, split
+/// to one wave; other shapes, odd widths and sm_75 keep the 64-row plans unsplit.
+#[test]
+fn m65_to_128_deep_k_plan() {
+    let tall = KernelPlan::choose(128, 8192, 28672, Arch::Sm90, 4);
+    assert_eq!(tall.to_string(), "m8x16_n4x32_k2w_bk128_s3");
+    assert_eq!(tall.split_k_for(128, 8192, 28672, 132), 2);
+    assert_eq!(KernelPlan::choose(65, 8192, 28672, Arch::Sm90, 4), tall);
+    for (m, n, k, arch, bits) in [(128, 28672, 8192, Arch::Sm90, 4), (128, 8192, 28672, Arch::Sm90, 3), (64, 8192, 28672, Arch::Sm90, 4), (128, 8192, 28672, Arch::Sm75, 4)] {
+        let p = KernelPlan::choose(m, n, k, arch, bits);
+        assert!(!p.halves && p.bm() <= 64, "{m} x {n} x {k} {arch} u{bits}: {p}");
+        if m > 64 {
+            assert_eq!(p.split_k_for(m, n, k, 132), 1, "{p}");
+        }
+    }
+}
+
 #[test]
 fn bundle_variants_ptx_and_selection() {
     let s = spec("u4", ActFormat::F16, Arch::Sm80);

@@ -472,7 +472,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     } else if plan.swap {
         (plan.m_tiles, if plan.halves { 2 } else { 4 })
     } else {
-        (plan.m_tiles, 8)
+        (plan.m_tiles, if plan.halves { 4 } else { 8 })
     };
     let acc_set = |b: &mut KernelBuilder| -> Vec<Vec<Vec<Reg>>> {
         (0..row_tiles)
@@ -605,12 +605,12 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                     for i in 0..spw {
                         let words = words_of(b, i);
                         let (saddr, zaddr) = qaddr(b, i);
-                        let tiles = cfg.scales.load_shared(b, Some(saddr), zaddr, 8);
-                        let frag = cfg.dequant.fragment(b, &words, &tiles);
+                        let tiles = cfg.scales.load_shared(b, Some(saddr), zaddr, ntiles);
+                        let frag = cfg.dequant.pairs(b, &words, &tiles, npairs);
                         for (mt, ro) in row_off.iter().enumerate() {
                             let addr = a_addr(b, i, *ro);
                             let afrag = b.ldmatrix(4, false, Addr::reg(addr));
-                            for j in 0..8 {
+                            for j in 0..col_tiles {
                                 cfg.mma.emit(b, &acc[mt][j], &afrag, &frag[2 * j..2 * j + 2]);
                             }
                         }

@@ -32,16 +32,16 @@ pub struct KernelPlan {
     /// register A operand and the activation tile (`N = BM` rows, stored in core matrices) as B;
     /// `k_warps` is 1 and a CTA has `n_warps` warpgroups.
     pub wgmma: bool,
-    /// Half-width warps (swapped plans, even weight widths): two warps share each n64 block,
-    /// each owning 32 columns (two m16 tiles of the MMA; the words of those columns are
-    /// `bits / 2` whole words of the lane's block), so a warp holds half the sums and
-    /// temporaries and a CTA twice the warps. Written `n{2 n_warps}x32`.
+    /// Half-width warps (mma.sync plans, even weight widths): two warps share each n64 block,
+    /// each owning 32 columns (four n8 tiles, or two m16 tiles swapped; the words of those
+    /// columns are `bits / 2` whole words of the lane's block), so a warp holds half the sums
+    /// (and temporaries) and a CTA twice the warps. Written `n{2 n_warps}x32`.
     pub halves: bool,
 }
 
 /// The rules [`KernelPlan::validate`] checks, in words (for error messages that list what is
 /// valid; keep in step with `validate`).
-pub const PLAN_RULES: &str = "m_tiles 1..=8 (1 or 2 with swap, up to 16 with wgmma), wgmma only on sm_90a with k_warps 1, n_warps 1..=4 as registers allow (bm / 2 + 64 a thread) and bm x bk / 8 <= 8 x threads, half-width warps (n..x32) only in swapped plans of even weight widths, n_warps and k_warps 1..=8 (at most 16 warps), bk 64, 128, 256 or 512 with \
+pub const PLAN_RULES: &str = "m_tiles 1..=8 (1 or 2 with swap, up to 16 with wgmma), wgmma only on sm_90a with k_warps 1, n_warps 1..=4 as registers allow (bm / 2 + 64 a thread) and bm x bk / 8 <= 8 x threads, half-width warps (n..x32) only in mma.sync plans of even weight widths, n_warps and k_warps 1..=8 (at most 16 warps), bk 64, 128, 256 or 512 with \
      bk / 16 a multiple of k_warps, stages 2..=8 (sm_80 and newer) or 1 (sm_75), and fits the target's shared memory";
 
 /// Registers a thread of a wgmma plan takes with `bm` rows of M (an upper bound from ptxas,
@@ -71,6 +71,8 @@ impl KernelPlan {
             self.bm() / 2
         } else if self.swap {
             if self.halves { 8 * self.m_tiles } else { 16 * self.m_tiles }
+        } else if self.halves {
+            16 * self.m_tiles
         } else {
             32 * self.m_tiles
         }
@@ -150,8 +152,8 @@ impl KernelPlan {
         if self.swap && self.m_tiles > 2 {
             return bad(format!("swapped plans cover 8 or 16 rows of M (m_tiles 1 or 2), not {}", self.bm()));
         }
-        if self.halves && (!self.swap || self.wgmma || bits % 2 != 0) {
-            return bad(format!("half-width warps (32 columns) are for swapped plans of even weight widths, not {bits}-bit weights"));
+        if self.halves && (self.wgmma || bits % 2 != 0) {
+            return bad(format!("half-width warps (32 columns) are for mma.sync plans of even weight widths, not {bits}-bit weights"));
         }
         if !(1..=8).contains(&self.n_warps) || !(1..=8).contains(&self.k_warps) {
             return bad("n_warps and k_warps must be 1..=8".into());
@@ -200,7 +202,9 @@ impl KernelPlan {
     ///   (v16: half the sums a warp, twice the warps, but a third more instructions per block).
     /// - M <= 32: `m2x16_n1x64_k4w_bk256_s4`; wide N `m2x16_n2x64_k2w_bk256_s3`.
     /// - M <= 128: `m{ceil(M/16)}x16_n1x64_k4w_bk256_s2` (4 m16 tiles at most; 230 registers
-    ///   since the activation copies share one address); wide N and M > 128:
+    ///   since the activation copies share one address); deep K at M 65..128 (even widths):
+    ///   128 rows a CTA with half-width warps, `m8x16_n4x32_k2w_bk128_s3` (v19: 170 us against
+    ///   192 at M = 128 on 8192 x 28672, equal on 28672 x 8192, 3% slower on 8192^2); wide N and M > 128:
     ///   `..._n2x64_k2w_bk128_s3` (larger M tiles the grid along M).
     /// - Fewer warps along N when N is small; sm_75 (no cp.async): 1 stage, the M <= 8 shapes
     ///   with one m16 tile for M 9..16 (two n8 tiles of M spill there), and 64-deep stages for
@@ -218,8 +222,15 @@ impl KernelPlan {
         let two_tiles = swap && m > 8;
         // Half-width warps pay at M 9..16 only on narrow layers (v17/v18 sweeps), where the
         // 64-column tile gives the grid more CTAs.
-        let halves = two_tiles && n_blocks <= 64 && bits % 2 == 0;
-        let m_tiles = if swap { m.div_ceil(8).clamp(1, 2) as u32 } else { m.div_ceil(16).clamp(1, 4) as u32 };
+        // Deep K at M 65..128 (v19 sweep): 128 rows a CTA with half-width warps, so each weight
+        // is dequantized once for all of them.
+        let tall = !swap && (65..=128).contains(&m) && deep && !wide && cp_async;
+        let halves = (two_tiles && n_blocks <= 64 || tall) && bits % 2 == 0;
+        let m_tiles = match (swap, tall && halves) {
+            (true, _) => m.div_ceil(8).clamp(1, 2) as u32,
+            (false, true) => 8,
+            (false, false) => m.div_ceil(16).clamp(1, 4) as u32,
+        };
         let (n_warps, k_warps, bk, stages) = match (m, wide) {
             (0..=16, false) if !two_tiles => (1, 8, 512, 3),
             (0..=16, true) if !two_tiles => (2, 4, 256, 4),
@@ -230,8 +241,11 @@ impl KernelPlan {
             (17..=32, true) => (2, 2, 256, 3),
             // sm_75's plain loads stage a whole stage in registers: 256-deep stages of 4 m16
             // tiles spill there; 64-deep ones (v2's plan after its fallback) do not.
+            (65..=128, false) if tall && halves => (2, 2, 128, 3),
             (33..=128, false) if cp_async => (1, 4, 256, 2),
             (33..=128, false) => (1, 4, 64, 2),
+            // sm_75 with wide N or M > 128: 128-deep stages of 4 m16 tiles spill there too.
+            _ if !cp_async => (2, 2, 64, 3),
             _ => (2, 2, 128, 3),
         };
         let stages = if cp_async { stages } else { 1 };
@@ -330,12 +344,15 @@ impl KernelPlan {
     /// 110-130 registers, 8 or 16 warps a CTA) that is one CTA an SM, which the v18 sweep's best
     /// splits match.
     pub fn split_k_for(&self, m: usize, n_pad: usize, k_pad: usize, sms: u32) -> u32 {
-        if m > 64 && !self.wgmma {
+        // Unswapped half-width plans of 128 rows (~225 registers, 8 warps) also run one CTA an
+        // SM; v19: split 2 at M = 128 on 8192 x 28672 (170 us, against 316 unsplit on 64 of the 132 SMs).
+        let one_wave = self.wgmma || (self.halves && !self.swap && self.bm() == 128);
+        if m > 64 && !one_wave {
             return 1;
         }
         let tiles = (n_pad as u32).div_ceil(self.bn()) * (m.max(1) as u32).div_ceil(self.bm());
         let stages = (k_pad as u32).div_ceil(self.bk).max(1);
-        let room = if self.wgmma {
+        let room = if one_wave {
             sms
         } else if self.swap && self.m_tiles == 2 {
             // ~170 registers a thread: 12 warps of a 64K-register SM (v6 sweep: the best split
