@@ -279,6 +279,36 @@ case "$phase" in
     timeout 90 "$B/bin/bench_a16" $A --label v19 --no-copy --shapes $shapes --m 256 --harness graph --plans auto,$c8 --splits auto,1,2 >> "$H" 2>> "$L"
     echo '{}' > "$T"
     ;;
+  v20)
+    # Session 7: weights by cp.async.bulk (warp 0, one k16 row a lane, an mbarrier a ring slot)
+    # on sm_90. The IR sample and GPU checks first (partial last stages: K = 4224), then an A/B
+    # against the previous build (bin/bench_a16_old, perf-bundle.sh OLD=...) in the same call.
+    export HUMMING_REQUIRE_GPU=1
+    timeout 60 $B/bin/gpu_ir_samples --test-threads=1 --nocapture 2>&1 | grep -E "bulk_copy|test result|FAILED|panicked" | head -5
+    { for spec in "--weight u4" "--weight u8" "--weight e5m2 --act f16" "--weight u3 --act bf16 --group 64" "--weight u4 --dynamic-zero --group 32" "--weight e2m1 --act bf16 --scale ue8m0 --group 32"; do
+        for m in 1 13 29 61 128; do
+          timeout 40 "$B/bin/bench_a16" $spec --label chk --no-copy --shapes 4096x4224 --m $m --harness graph --iters 2 --reps 1 --plans auto --splits auto,3 --check ${m}x4096x4224
+        done
+      done
+      timeout 40 "$B/bin/bench_a16" --label chk --no-copy --shapes 8192x28672 --m 16 --harness graph --iters 2 --reps 1 --plans auto --splits auto --check 16x8192x28672
+      timeout 40 "$B/bin/bench_a16" --label chk --no-copy --shapes 8192x28672 --m 128 --harness graph --iters 2 --reps 1 --plans auto --splits auto --check 100x8192x28672
+    } > /dev/null 2> "$OUT/tests.txt"
+    echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"; grep -vE "^check|^NVIDIA|^N x K|^skip" "$OUT/tests.txt" | head -5
+    for bin in bench_a16_old bench_a16 bench_a16_old bench_a16; do
+      timeout 100 "$B/bin/$bin" --arch sm_90a --label $bin --no-copy --shapes $shapes --m 1,8,16,32,64,128 --harness graph --plans auto --splits auto >> "$H" 2>> "$L"
+    done
+    echo '{}' > "$T"
+    ;;
+  v21)
+    # Session 7: v20's bulk weight copies without the per-lane fence.proxy.async, A/B at M = 1
+    # and 16 (a few GPU checks first).
+    { for m in 1 13; do timeout 40 "$B/bin/bench_a16" --label chk --no-copy --shapes 4096x4224 --m $m --harness graph --iters 2 --reps 1 --plans auto --splits auto,3 --check ${m}x4096x4224; done; } > /dev/null 2> "$OUT/tests.txt"
+    echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"
+    for bin in bench_a16_old bench_a16; do
+      timeout 60 "$B/bin/$bin" --arch sm_90a --label $bin --no-copy --shapes 8192x8192,8192x28672 --m 1,16 --harness graph --plans auto --splits auto >> "$H" 2>> "$L"
+    done
+    echo '{}' > "$T"
+    ;;
   v15)
     # Session 6: the final heuristic (deep-K rule at M = 9..16) at M = 1, 8, 16 with the torch
     # baselines in the same call, both harnesses; GPU checks of the default plans at M = 13 and

@@ -503,3 +503,45 @@ fn endless_loops_hit_the_step_limit() {
         "{err}"
     );
 }
+
+/// Lane 0 copies 512 bytes with `cp.async.bulk` onto an mbarrier (after `expect_tx` of
+/// `expect` bytes); `between` runs before every thread reads the word at byte `4 * tid`.
+fn bulk_then_read(expect: u32, between: impl FnOnce(&mut KernelBuilder, Reg)) -> Result<(), EmuError> {
+    let mut b = KernelBuilder::new("bulk_race", 32);
+    let src = b.param("src", ParamTy::Ptr);
+    let smem = b.shared("stage", 512, 128);
+    let bar = b.shared("bar", 8, 8);
+    let base = b.shared_addr(smem);
+    let bar_at = b.shared_addr(bar);
+    let tid = b.special(SpecialReg::TidX);
+    let lead = setp(&mut b, Cmp::Eq, tid, 0u32);
+    b.guarded(lead, false, |b| {
+        b.mbarrier_init(Addr::reg(bar_at), 1);
+        b.emit(Inst::FenceMbarrierInit);
+        b.mbarrier_arrive_expect_tx(Addr::reg(bar_at), expect);
+        b.cp_async_bulk(Addr::reg(base), Addr::reg(src), 512u32, Addr::reg(bar_at));
+    });
+    b.bar_sync(0);
+    between(&mut b, bar_at);
+    let sa = shared_thread_addr(&mut b, smem, 4);
+    ld(&mut b, Space::Shared, Ty::U32, Addr::reg(sa));
+    let k = b.finish();
+    let mut emu = Emulator::new();
+    let ps = emu.alloc(512).unwrap();
+    launch(&mut emu, &k, 1, &[KernelArg::Ptr(ps)])
+}
+
+#[test]
+fn bulk_copies_land_at_the_mbarrier_wait() {
+    // Read without waiting for the barrier's phase: the bytes are still in flight.
+    let err = bulk_then_read(512, |_, _| {}).unwrap_err();
+    assert!(matches!(err, EmuError::PendingCpAsync { access: Access::Load, .. }), "{err}");
+    // Waiting for the wrong parity (phase 1 has not even begun): reported, not a hang.
+    let err = bulk_then_read(512, |b, bar| b.mbarrier_wait(Addr::reg(bar), 1u32)).unwrap_err();
+    assert!(matches!(&err, EmuError::UndefinedBehavior { reason, .. } if reason.contains("has not completed")), "{err}");
+    // More bytes expected than copied: the phase never completes.
+    let err = bulk_then_read(1024, |b, bar| b.mbarrier_wait(Addr::reg(bar), 0u32)).unwrap_err();
+    assert!(err.to_string().contains("512 transaction bytes outstanding"), "{err}");
+    // The right wait: the copy has landed for every thread.
+    bulk_then_read(512, |b, bar| b.mbarrier_wait(Addr::reg(bar), 0u32)).unwrap();
+}

@@ -72,6 +72,8 @@ fn every_sample_gets_the_minimal_version() {
                 ("mma_tile_f16_sm75", Arch::Sm75) => v(6, 5),
                 // createpolicy and cp.async.L2::cache_hint: PTX 7.4.
                 ("cp_async_hint_copy", _) => base(arch).max(v(7, 4)),
+                // mbarrier.arrive.expect_tx, cp.async.bulk, fence.mbarrier_init: PTX 8.0.
+                ("bulk_copy", _) => base(arch).max(v(8, 0)),
                 _ => base(arch),
             };
             let text = ptx::print(&k, arch).unwrap();

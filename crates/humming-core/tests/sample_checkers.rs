@@ -217,6 +217,17 @@ impl Executor for Fake {
                     self.wr(dst + 16 * j, &chunk);
                 }
             }
+            "bulk_copy" => {
+                let (src, dst, stages) = (ptr(&args[0]), ptr(&args[1]), u32_arg(&args[2]));
+                let chunks = u64::from(dims.grid.0 * stages * 128);
+                for j in 0..chunks {
+                    // The bug: the second slot's stages are read from the first slot (a stale
+                    // stage, as with a wrong mbarrier parity).
+                    let from = if bug && (j / 128) % 2 == 1 { j - 128 } else { j };
+                    let chunk: [u8; 16] = self.rd(src + 16 * from);
+                    self.wr(dst + 16 * j, &chunk);
+                }
+            }
             "wgmma_tile_f16" | "wgmma_tile_bf16" => {
                 let (a, b, c, d) = (ptr(&args[0]), ptr(&args[1]), ptr(&args[2]), ptr(&args[3]));
                 // The bug: C is added even when the accumulate argument is 0.
@@ -267,6 +278,7 @@ fn checkers_reject_a_buggy_executor() {
             | SampleId::MmaTileF16Sm75
             | SampleId::MmaTileS8 => err.contains("D["),
             SampleId::CpAsyncCopy | SampleId::CpAsyncHintCopy => err.contains("past the"),
+            SampleId::BulkCopy => err.contains("dst word"),
             SampleId::WgmmaTileF16 | SampleId::WgmmaTileBf16 => err.contains("D["),
         };
         assert!(named, "{}: {err}", s.name);

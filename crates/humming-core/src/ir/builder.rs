@@ -465,6 +465,26 @@ impl KernelBuilder {
         (lo, hi)
     }
 
+    /// `mbarrier.init.shared::cta.b64 [addr], count`.
+    pub fn mbarrier_init(&mut self, addr: impl Into<Addr>, count: u32) {
+        self.emit(Inst::MbarrierInit { addr: addr.into(), count });
+    }
+
+    /// `mbarrier.arrive.expect_tx.shared::cta.b64 _, [addr], bytes`.
+    pub fn mbarrier_arrive_expect_tx(&mut self, addr: impl Into<Addr>, bytes: impl Into<Operand>) {
+        self.emit(Inst::MbarrierArriveExpectTx { addr: addr.into(), bytes: bytes.into() });
+    }
+
+    /// Waits for the phase of parity `parity` of the mbarrier at `addr` ([`Inst::MbarrierWait`]).
+    pub fn mbarrier_wait(&mut self, addr: impl Into<Addr>, parity: impl Into<Operand>) {
+        self.emit(Inst::MbarrierWait { addr: addr.into(), parity: parity.into() });
+    }
+
+    /// `cp.async.bulk` of `bytes` from global `src` to shared `dst`, completing on `mbar`.
+    pub fn cp_async_bulk(&mut self, dst: impl Into<Addr>, src: impl Into<Addr>, bytes: impl Into<Operand>, mbar: impl Into<Addr>) {
+        self.emit(Inst::CpAsyncBulk { dst: dst.into(), src: src.into(), bytes: bytes.into(), mbar: mbar.into() });
+    }
+
     /// `cp.async.commit_group`.
     pub fn cp_async_commit(&mut self) {
         self.emit(Inst::CpAsyncCommit);

@@ -282,6 +282,25 @@ pub enum Inst {
     /// `fence.proxy.async.shared::cta` (sm_90, PTX 8.0): orders this thread's earlier generic
     /// shared-memory writes before later reads by the async proxy (wgmma's B operand).
     FenceProxyAsync,
+    /// `mbarrier.init.shared::cta.b64 [addr], count` (sm_80, PTX 7.0): an 8-byte shared-memory
+    /// barrier expecting `count` arrivals per phase, in phase 0.
+    MbarrierInit { addr: Addr, count: u32 },
+    /// `fence.mbarrier_init.release.cluster` (sm_90, PTX 8.0): makes this thread's earlier
+    /// `mbarrier.init`s visible to the async proxy (bulk copies completing on them).
+    FenceMbarrierInit,
+    /// `mbarrier.arrive.expect_tx.shared::cta.b64 _, [addr], bytes` (sm_90, PTX 8.0): the
+    /// current phase also waits for `bytes` more bytes of [`Inst::CpAsyncBulk`] transactions,
+    /// then one arrival.
+    MbarrierArriveExpectTx { addr: Addr, bytes: Operand },
+    /// Blocks until the phase of parity `parity` (0 or 1) of the barrier at `addr` has
+    /// completed: a loop of `mbarrier.try_wait.parity.shared::cta.b64` (sm_90, PTX 7.8). Takes no
+    /// guard.
+    MbarrierWait { addr: Addr, parity: Operand },
+    /// `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [dst], [src], bytes,
+    /// [mbar]` (sm_90, PTX 8.0): copies `bytes` (a multiple of 16; both addresses 16-byte
+    /// aligned) from global to shared memory; each byte that lands counts as one transaction on
+    /// the barrier at `mbar` (whose phase the data is read after).
+    CpAsyncBulk { dst: Addr, src: Addr, bytes: Operand, mbar: Addr },
     /// `shfl.sync.mode.b32 d, a, b, c, membermask`.
     Shfl { mode: ShflMode, dst: Reg, a: Operand, b: Operand, c: Operand, mask: u32 },
     /// `bar.sync id{, threads}`.

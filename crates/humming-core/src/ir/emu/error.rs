@@ -63,6 +63,12 @@ pub enum Access {
     Ldmatrix,
     /// An element of the B matrix a `wgmma` reads through its descriptor.
     WgmmaB,
+    /// The global source of a `cp.async.bulk`.
+    BulkSrc,
+    /// The shared destination of a `cp.async.bulk`.
+    BulkDst,
+    /// An `mbarrier` object.
+    Mbarrier,
 }
 
 impl fmt::Display for Access {
@@ -75,6 +81,9 @@ impl fmt::Display for Access {
             Access::CpAsyncDst => "cp.async destination write",
             Access::Ldmatrix => "ldmatrix row read",
             Access::WgmmaB => "wgmma B read",
+            Access::BulkSrc => "cp.async.bulk source read",
+            Access::BulkDst => "cp.async.bulk destination write",
+            Access::Mbarrier => "mbarrier access",
         })
     }
 }

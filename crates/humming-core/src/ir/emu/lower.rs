@@ -293,6 +293,34 @@ pub(crate) enum Kind {
         src_size: Option<Src>,
     },
     CpCommit,
+    /// `mbarrier.init` of the 8 bytes at `addr + off`.
+    MbarInit {
+        addr: Src,
+        off: i64,
+        count: u32,
+    },
+    /// `mbarrier.arrive.expect_tx`.
+    MbarExpectTx {
+        addr: Src,
+        off: i64,
+        bytes: Src,
+    },
+    /// The `mbarrier.try_wait.parity` loop.
+    MbarWait {
+        addr: Src,
+        off: i64,
+        parity: Src,
+    },
+    /// `cp.async.bulk` global -> shared completing on an mbarrier.
+    CpBulk {
+        dst: Src,
+        dst_off: i64,
+        src: Src,
+        src_off: i64,
+        bytes: Src,
+        mbar: Src,
+        mbar_off: i64,
+    },
     /// No effect in the emulator (`membar`: the emulator's memory is sequentially consistent).
     Nop,
     GridDepWait,
@@ -1201,6 +1229,31 @@ impl<'k> Lowerer<'k> {
                 }
             }
             Inst::CpAsyncCommit => Kind::CpCommit,
+            Inst::MbarrierInit { addr, count } => {
+                if *count == 0 {
+                    return invalid("mbarrier.init with an arrival count of 0");
+                }
+                Kind::MbarInit { addr: self.addr_base(&addr.base, Space::Shared)?, off: addr.offset, count: *count }
+            }
+            Inst::MbarrierArriveExpectTx { addr, bytes } => Kind::MbarExpectTx {
+                addr: self.addr_base(&addr.base, Space::Shared)?,
+                off: addr.offset,
+                bytes: self.src(bytes, Ctx::Int(32))?,
+            },
+            Inst::MbarrierWait { addr, parity } => Kind::MbarWait {
+                addr: self.addr_base(&addr.base, Space::Shared)?,
+                off: addr.offset,
+                parity: self.src(parity, Ctx::Int(32))?,
+            },
+            Inst::CpAsyncBulk { dst, src, bytes, mbar } => Kind::CpBulk {
+                dst: self.addr_base(&dst.base, Space::Shared)?,
+                dst_off: dst.offset,
+                src: self.addr_base(&src.base, Space::Global)?,
+                src_off: src.offset,
+                bytes: self.src(bytes, Ctx::Int(32))?,
+                mbar: self.addr_base(&mbar.base, Space::Shared)?,
+                mbar_off: mbar.offset,
+            },
             Inst::CreatePolicy { dst, fraction, .. } => {
                 if !(*fraction > 0.0 && *fraction <= 1.0) {
                     return invalid(format!("createpolicy fraction {fraction} not in (0, 1]"));
@@ -1226,7 +1279,8 @@ impl<'k> Lowerer<'k> {
             | Inst::WgmmaFence
             | Inst::WgmmaCommit
             | Inst::WgmmaWait { .. }
-            | Inst::FenceProxyAsync => Kind::Nop,
+            | Inst::FenceProxyAsync
+            | Inst::FenceMbarrierInit => Kind::Nop,
             Inst::Wgmma { n, ab, d, a, b_desc, accumulate } => {
                 if !matches!(ab, MmaType::F16 | MmaType::Bf16) || *n == 0 || *n > 256 || n % 8 != 0 {
                     return unsupported(format!("wgmma m64n{n}k16 with {ab:?} inputs"));

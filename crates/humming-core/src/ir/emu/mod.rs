@@ -41,6 +41,15 @@
 //!   pending). Until then any shared access by any thread of the CTA overlapping the
 //!   destination (load, store, atomic, `ldmatrix`, another `cp.async`) is an
 //!   [`EmuError::PendingCpAsync`] naming both instructions.
+//! - **`cp.async.bulk` and mbarriers.** An mbarrier is modelled per CTA at its shared address
+//!   (arrivals per phase, arrivals and transaction bytes outstanding, phases completed). A bulk
+//!   copy reads its global source when it issues and stays pending (as a `cp.async` does, with
+//!   the same error on a touch of its destination) until a thread's wait observes the phase it
+//!   completed in; then its bytes land. `mbarrier.arrive.expect_tx` adds its bytes and arrives;
+//!   a phase completes when neither arrivals nor bytes are outstanding. Warps are not suspended
+//!   on mbarrier waits: a wait whose phase has not completed is an
+//!   [`EmuError::UndefinedBehavior`] (a kernel must order the copies and arrivals before the
+//!   wait, e.g. by a barrier), never a hang.
 //!
 //! # Arithmetic
 //! Integer operations wrap at the type width; shifts clamp the amount at the width; division by

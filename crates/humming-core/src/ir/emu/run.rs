@@ -114,8 +114,22 @@ struct ThreadCp {
     retired: u32,
 }
 
+/// An `mbarrier` of the CTA (keyed by its window offset): the arrivals per phase, those and the
+/// transaction bytes still outstanding in the current phase, the phases completed, and the
+/// 16-byte pieces of bulk copies completing on it (`current`: this phase's; `done`: those of
+/// completed phases, written to shared memory at the next successful wait).
+struct Mbar {
+    count: u32,
+    pending: u32,
+    tx: i64,
+    phase: u32,
+    current: Vec<u32>,
+    done: Vec<u32>,
+}
+
 /// Pending `cp.async` copies of a CTA: a shadow map over the shared window (one entry per
-/// 4-byte word: 0, or 1 + the index of the pending copy writing it) and per-thread groups.
+/// 4-byte word: 0, or 1 + the index of the pending copy writing it) and per-thread groups; and
+/// its mbarriers, with the pieces of their bulk copies in the same shadow map.
 #[derive(Default)]
 struct CpState {
     shadow: Vec<u32>,
@@ -123,6 +137,7 @@ struct CpState {
     free: Vec<u32>,
     live: usize,
     threads: Vec<ThreadCp>,
+    mbars: std::collections::HashMap<u32, Mbar>,
 }
 
 impl CpState {
@@ -134,6 +149,7 @@ impl CpState {
         self.slab.clear();
         self.free.clear();
         self.live = 0;
+        self.mbars.clear();
         self.threads.resize_with(threads, ThreadCp::default);
         for t in &mut self.threads {
             t.copies.clear();
@@ -157,6 +173,12 @@ impl CpState {
     }
 
     fn issue(&mut self, tid: usize, copy: PendingCopy) {
+        let idx = self.add(copy);
+        self.threads[tid].copies.push(idx);
+    }
+
+    /// Records a pending copy in the slab and the shadow map; its index.
+    fn add(&mut self, copy: PendingCopy) -> u32 {
         let idx = match self.free.pop() {
             Some(i) => {
                 self.slab[i as usize] = copy;
@@ -168,8 +190,84 @@ impl CpState {
             }
         };
         self.shadow[copy.off as usize / 4..(copy.off + copy.len) as usize / 4].fill(idx + 1);
-        self.threads[tid].copies.push(idx);
         self.live += 1;
+        idx
+    }
+
+    /// Writes pending copy `ci` to shared memory and forgets it.
+    fn land(&mut self, ci: u32, shared: &mut [u8]) {
+        let c = &self.slab[ci as usize];
+        let off = c.off as usize;
+        shared[off..off + c.len as usize].copy_from_slice(&c.data[..c.len as usize]);
+        self.shadow[off / 4..(off + c.len as usize) / 4].fill(0);
+        self.free.push(ci);
+        self.live -= 1;
+    }
+
+    fn mbar_init(&mut self, at: u32, count: u32) -> Result<(), Fault> {
+        if self.mbars.get(&at).is_some_and(|m| !m.current.is_empty() || !m.done.is_empty()) {
+            return Err(Fault::Undefined("mbarrier.init of a barrier with bulk copies in flight".into()));
+        }
+        self.mbars.insert(at, Mbar { count, pending: count, tx: 0, phase: 0, current: Vec::new(), done: Vec::new() });
+        Ok(())
+    }
+
+    fn mbar(&mut self, at: u32) -> Result<&mut Mbar, Fault> {
+        self.mbars.get_mut(&at).ok_or_else(|| Fault::Undefined(format!("mbarrier at shared offset {at:#x} used before mbarrier.init")))
+    }
+
+    /// One arrival that also expects `bytes` more transaction bytes.
+    fn mbar_expect_arrive(&mut self, at: u32, bytes: u32) -> Result<(), Fault> {
+        let m = self.mbar(at)?;
+        m.tx += i64::from(bytes);
+        m.pending -= 1;
+        Self::progress(m);
+        Ok(())
+    }
+
+    /// A bulk copy of `data` to window offset `off` completing on the barrier at `at`: recorded
+    /// as pending 16-byte pieces until a wait observes the phase they complete in.
+    fn bulk(&mut self, at: u32, off: usize, data: &[u8], site: u32, warp: u32, lane: u32) -> Result<(), Fault> {
+        self.mbar(at)?;
+        let mut pieces = Vec::with_capacity(data.len() / 16);
+        for (i, chunk) in data.chunks(16).enumerate() {
+            let mut d = [0u8; 16];
+            d.copy_from_slice(chunk);
+            pieces.push(self.add(PendingCopy { off: (off + 16 * i) as u32, len: 16, data: d, site, warp, lane, group: UNCOMMITTED }));
+        }
+        let m = self.mbar(at)?;
+        m.current.extend(pieces);
+        m.tx -= data.len() as i64;
+        Self::progress(m);
+        Ok(())
+    }
+
+    /// Completes the current phase when no arrival and no transaction byte is outstanding.
+    fn progress(m: &mut Mbar) {
+        if m.pending == 0 && m.tx == 0 {
+            m.phase += 1;
+            m.pending = m.count;
+            let cur = std::mem::take(&mut m.current);
+            m.done.extend(cur);
+        }
+    }
+
+    /// `mbarrier.try_wait.parity` until it succeeds: the phase of parity `parity` must have
+    /// completed (the emulator runs warps cooperatively and does not suspend them here), and
+    /// the bulk copies of completed phases land in shared memory.
+    fn mbar_wait(&mut self, at: u32, parity: u32, shared: &mut [u8]) -> Result<(), Fault> {
+        let m = self.mbar(at)?;
+        if m.phase & 1 == parity {
+            return Err(Fault::Undefined(format!(
+                "mbarrier wait for the phase of parity {parity}, which has not completed ({} arrivals and {} transaction bytes outstanding); the emulator does not suspend warps on mbarrier waits",
+                m.pending, m.tx
+            )));
+        }
+        let done = std::mem::take(&mut m.done);
+        for ci in done {
+            self.land(ci, shared);
+        }
+        Ok(())
     }
 
     fn commit(&mut self, tid: usize) {
@@ -190,6 +288,7 @@ impl CpState {
             free,
             live,
             threads,
+            ..
         } = self;
         let t = &mut threads[tid];
         while t.committed - t.retired > n {
@@ -209,6 +308,15 @@ impl CpState {
             t.retired += 1;
         }
     }
+}
+
+/// The 8-byte aligned window address of an mbarrier operand.
+fn mbar_addr(regs: &[u64], addr: Src, off: i64, l: usize) -> Result<u64, Fault> {
+    let a = rd(regs, addr, l).wrapping_add(off as u64);
+    if a % 8 != 0 {
+        return Err(Fault::Misaligned { space: Space::Shared, access: Access::Mbarrier, addr: a, align: 8 });
+    }
+    Ok(a)
 }
 
 /// Bounds and pending-`cp.async` check of a shared access of `len` bytes at window address
@@ -1462,6 +1570,54 @@ impl<'p, 'k> Runner<'p, 'k> {
                     check!(r);
                 }
                 Kind::CpCommit => lanes(m, |l| cp.commit(w * 32 + l)),
+                Kind::MbarInit { addr, off, count } => {
+                    let r = try_lanes(m, |l| {
+                        let a = mbar_addr(regs, addr, off, l)?;
+                        let at = shared_at(cp, a, 8, Access::Mbarrier)? as u32;
+                        cp.mbar_init(at, count)
+                    });
+                    check!(r);
+                }
+                Kind::MbarExpectTx { addr, off, bytes } => {
+                    let r = try_lanes(m, |l| {
+                        let a = mbar_addr(regs, addr, off, l)?;
+                        let at = shared_at(cp, a, 8, Access::Mbarrier)? as u32;
+                        cp.mbar_expect_arrive(at, (rd(regs, bytes, l) & 0xffff_ffff) as u32)
+                    });
+                    check!(r);
+                }
+                Kind::MbarWait { addr, off, parity } => {
+                    let r = try_lanes(m, |l| {
+                        let a = mbar_addr(regs, addr, off, l)?;
+                        let at = shared_at(cp, a, 8, Access::Mbarrier)? as u32;
+                        cp.mbar_wait(at, (rd(regs, parity, l) & 1) as u32, shared)
+                    });
+                    check!(r);
+                }
+                Kind::CpBulk { dst, dst_off, src, src_off, bytes, mbar, mbar_off } => {
+                    let site = op.site;
+                    let r = try_lanes(m, |l| {
+                        let daddr = rd(regs, dst, l).wrapping_add(dst_off as u64);
+                        let saddr = rd(regs, src, l).wrapping_add(src_off as u64);
+                        let n = rd(regs, bytes, l) & 0xffff_ffff;
+                        if n == 0 || n % 16 != 0 {
+                            return Err(Fault::Undefined(format!("cp.async.bulk of {n} bytes (a positive multiple of 16)")));
+                        }
+                        if daddr % 16 != 0 {
+                            return Err(Fault::Misaligned { space: Space::Shared, access: Access::BulkDst, addr: daddr, align: 16 });
+                        }
+                        if saddr % 16 != 0 {
+                            return Err(Fault::Misaligned { space: Space::Global, access: Access::BulkSrc, addr: saddr, align: 16 });
+                        }
+                        mem.check_prior(waited, Access::BulkSrc, saddr, n as u32)?;
+                        let data = mem.bytes(saddr, n).ok_or(Fault::GlobalOob { access: Access::BulkSrc, addr: saddr, bytes: n as u32 })?.to_vec();
+                        let off = shared_at(cp, daddr, n as u32, Access::BulkDst)?;
+                        let a = mbar_addr(regs, mbar, mbar_off, l)?;
+                        let at = shared_at(cp, a, 8, Access::Mbarrier)? as u32;
+                        cp.bulk(at, off, &data, site, w as u32, l as u32)
+                    });
+                    check!(r);
+                }
                 Kind::Nop => {}
                 Kind::GridDepWait => {
                     waited = true;

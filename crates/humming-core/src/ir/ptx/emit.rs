@@ -5,8 +5,9 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 
 use crate::arch::Arch;
+use crate::ir::inst::Inst;
 use crate::ir::kernel::{Guard, Kernel, ParamTy, Stmt};
-use crate::ir::types::{Operand, Reg, RegClass, Ty};
+use crate::ir::types::{Operand, Reg, RegClass, Space, Ty};
 
 use super::PtxError;
 use super::inst::InstPrinter;
@@ -267,6 +268,21 @@ impl Emitter<'_> {
     fn block(&mut self, body: &[Stmt], depth: usize) -> Result<(), PtxError> {
         for s in body {
             match s {
+                Stmt::Inst { guard, inst: Inst::MbarrierWait { addr, parity } } => {
+                    // A try_wait loop with its own predicate and label.
+                    let o = self.ops("mbarrier.try_wait.parity");
+                    if guard.is_some() {
+                        return Err(o.invalid("takes no guard"));
+                    }
+                    let (a, par) = (o.addr(addr, Space::Shared)?, o.op(*parity, Ty::U32)?);
+                    let n = self.fresh_label();
+                    self.line(depth, "{");
+                    self.line(depth + 1, &format!(".reg .pred %mbw{n};"));
+                    self.label(&format!("$L{n}_mbar_wait"));
+                    self.line(depth + 1, &format!("mbarrier.try_wait.parity.shared::cta.b64 %mbw{n}, {a}, {par};"));
+                    self.line(depth + 1, &format!("@!%mbw{n} bra $L{n}_mbar_wait;"));
+                    self.line(depth, "}");
+                }
                 Stmt::Inst { guard, inst } => {
                     let g = match guard {
                         Some(g) => self.guard(g)?,

@@ -471,6 +471,27 @@ impl<'a> InstPrinter<'a> {
                 Ok(format!("wgmma.wait_group.sync.aligned {n};"))
             }
             Inst::FenceProxyAsync => Ok("fence.proxy.async.shared::cta;".to_string()),
+            Inst::FenceMbarrierInit => Ok("fence.mbarrier_init.release.cluster;".to_string()),
+            Inst::MbarrierInit { addr, count } => {
+                let o = self.ops("mbarrier.init.shared::cta.b64");
+                Ok(format!("mbarrier.init.shared::cta.b64 {}, {count};", o.addr(addr, Space::Shared)?))
+            }
+            Inst::MbarrierArriveExpectTx { addr, bytes } => {
+                let o = self.ops("mbarrier.arrive.expect_tx.shared::cta.b64");
+                Ok(format!("mbarrier.arrive.expect_tx.shared::cta.b64 _, {}, {};", o.addr(addr, Space::Shared)?, o.op(*bytes, Ty::U32)?))
+            }
+            Inst::MbarrierWait { .. } => Err(self.ops("mbarrier.try_wait.parity").invalid("printed as a loop by the kernel printer")),
+            Inst::CpAsyncBulk { dst, src, bytes, mbar } => {
+                let name = "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes";
+                let o = self.ops(name);
+                Ok(format!(
+                    "{name} {}, {}, {}, {};",
+                    o.addr(dst, Space::Shared)?,
+                    o.addr(src, Space::Global)?,
+                    o.op(*bytes, Ty::U32)?,
+                    o.addr(mbar, Space::Shared)?
+                ))
+            }
             Inst::Wgmma { n, ab, d, a, b_desc, accumulate } => {
                 let t = ab.ptx();
                 let name = format!("wgmma.mma_async.sync.aligned.m64n{n}k16.f32.{t}.{t}");

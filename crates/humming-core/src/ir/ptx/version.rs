@@ -97,6 +97,11 @@ pub fn requirement(inst: &Inst, target: Arch) -> Option<Need> {
         Inst::GridDepWait | Inst::GridDepLaunch => need("griddepcontrol", Arch::Sm90, V78),
         Inst::Wgmma { .. } | Inst::WgmmaFence | Inst::WgmmaCommit | Inst::WgmmaWait { .. } => need("wgmma", Arch::Sm90a, V80),
         Inst::FenceProxyAsync => need("fence.proxy.async", Arch::Sm90, V80),
+        Inst::MbarrierInit { .. } => need("mbarrier.init", Arch::Sm80, V70),
+        Inst::FenceMbarrierInit => need("fence.mbarrier_init", Arch::Sm90, V80),
+        Inst::MbarrierArriveExpectTx { .. } => need("mbarrier.arrive.expect_tx", Arch::Sm90, V80),
+        Inst::MbarrierWait { .. } => need("mbarrier.try_wait.parity", Arch::Sm90, V78),
+        Inst::CpAsyncBulk { .. } => need("cp.async.bulk", Arch::Sm90, V80),
         Inst::CpAsyncWait { .. } => need("cp.async.wait_group", Arch::Sm80, V70),
         Inst::Ldmatrix { .. } => need("ldmatrix", Arch::Sm75, V65),
         Inst::Mma {

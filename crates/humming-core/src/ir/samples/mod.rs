@@ -29,6 +29,8 @@ use crate::ir::types::{Addr, Cmp, Operand, Reg, Space, SpecialReg, Ty};
 const FROM_SM75: &[Arch] = &Arch::ALL;
 /// sm_80 and newer (`cp.async`, `m16n8k16`, `m16n8k32`, bf16 `mma`).
 const FROM_SM80: &[Arch] = &[Arch::Sm80, Arch::Sm86, Arch::Sm89, Arch::Sm90, Arch::Sm90a];
+/// sm_90 and newer (`cp.async.bulk`, mbarrier transaction counts).
+const FROM_SM90: &[Arch] = &[Arch::Sm90, Arch::Sm90a];
 
 /// Which sample (for dispatching its checker).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -42,6 +44,7 @@ pub enum SampleId {
     MmaTileS8,
     CpAsyncCopy,
     CpAsyncHintCopy,
+    BulkCopy,
     WgmmaTileF16,
     WgmmaTileBf16,
 }
@@ -78,6 +81,7 @@ impl Sample {
             SampleId::MmaTileS8 => check_mma_tile_s8(ex, seed),
             SampleId::CpAsyncCopy => check_cp_async_copy(ex, seed),
             SampleId::CpAsyncHintCopy => check_cp_async_hint_copy(ex, seed),
+            SampleId::BulkCopy => check_bulk_copy(ex, seed),
             SampleId::WgmmaTileF16 => wgmma::check_wgmma_tile_f16(ex, seed),
             SampleId::WgmmaTileBf16 => wgmma::check_wgmma_tile_bf16(ex, seed),
         }
@@ -137,6 +141,7 @@ pub fn all_samples() -> Vec<Sample> {
             FROM_SM80,
             cp_async_hint_copy,
         ),
+        s(SampleId::BulkCopy, "bulk_copy", FROM_SM90, bulk_copy),
         s(SampleId::WgmmaTileF16, "wgmma_tile_f16", wgmma::SM90A, wgmma::wgmma_tile_f16),
         s(SampleId::WgmmaTileBf16, "wgmma_tile_bf16", wgmma::SM90A, wgmma::wgmma_tile_bf16),
     ]
@@ -963,4 +968,93 @@ fn check_copy<E: Executor>(ex: &mut E, seed: u64, hint: bool) -> Result<(), Stri
         ));
     }
     check_untouched("dst word", &got, &poison, words)
+}
+
+/// Rows of 256 bytes a stage of [`bulk_copy`] moves (one bulk copy each, by lanes 0..8 of
+/// warp 0).
+const BULK_ROWS: u32 = 8;
+const BULK_ROW_BYTES: u32 = 256;
+
+/// `cp.async.bulk` through a two-slot ring with an mbarrier per slot: each CTA (128 threads)
+/// copies `stages` stages of [`BULK_ROWS`] rows of 256 bytes from `src` (stage `cta * stages +
+/// k`); lane 0 of warp 0 inits both barriers (arrival count 1), `fence.mbarrier_init`, and for
+/// each stage `mbarrier.arrive.expect_tx` of the stage's bytes before lanes 0..8 issue one row
+/// each (after `fence.proxy.async`, since the slot was read through the generic proxy). Every
+/// thread waits for the slot's phase (parity `(k / 2) & 1`), copies 16-byte chunk `127 - t` of
+/// the stage to `dst`, and `bar.sync` precedes the slot's refill. `dst` = `src`.
+pub fn bulk_copy() -> Kernel {
+    let stage_bytes = BULK_ROWS * BULK_ROW_BYTES;
+    let mut b = KernelBuilder::new("bulk_copy", CP_ASYNC_THREADS);
+    let src = b.param("src", ParamTy::Ptr);
+    let dst = b.param("dst", ParamTy::Ptr);
+    let stages = b.param("stages", ParamTy::U32);
+    let buf = b.shared("bulk_buf", 2 * stage_bytes, 128);
+    let bars = b.shared("bulk_bars", 16, 8);
+    let tid = b.special(SpecialReg::TidX);
+    let cta = b.special(SpecialReg::CtaidX);
+    let base = b.shared_addr(buf);
+    let bar0 = b.shared_addr(bars);
+    let first_stage = b.mul(Ty::U32, cta, stages);
+    let lead = b.setp(Cmp::Eq, Ty::U32, tid, 0u32);
+    b.guarded(lead, false, |b| {
+        b.mbarrier_init(Addr::reg(bar0), 1);
+        b.mbarrier_init(Addr::reg_off(bar0, 8), 1);
+        b.emit(crate::ir::Inst::FenceMbarrierInit);
+    });
+    b.bar_sync(0);
+    let row_lane = b.setp(Cmp::Lt, Ty::U32, tid, BULK_ROWS);
+    let issue = |b: &mut KernelBuilder, k: Reg| {
+        let slot = b.and(Ty::U32, k, 1u32);
+        let bar = b.mad(Ty::U32, slot, 8u32, bar0);
+        let sbase = b.mad(Ty::U32, slot, stage_bytes, base);
+        b.guarded(lead, false, |b| b.mbarrier_arrive_expect_tx(Addr::reg(bar), stage_bytes));
+        b.guarded(row_lane, false, |b| {
+            b.emit(crate::ir::Inst::FenceProxyAsync);
+            let stage = b.add(Ty::U32, first_stage, k);
+            let row = b.mad(Ty::U32, stage, BULK_ROWS, tid);
+            let from = b.index_addr(src, row, BULK_ROW_BYTES);
+            let to = b.mad(Ty::U32, tid, BULK_ROW_BYTES, sbase);
+            b.cp_async_bulk(Addr::reg(to), Addr::reg(from), BULK_ROW_BYTES, Addr::reg(bar));
+        });
+    };
+    let zero = b.mov(Ty::U32, 0u32);
+    issue(&mut b, zero);
+    let rev = b.bin(BinOp::Xor, Ty::U32, tid, CP_ASYNC_THREADS - 1);
+    b.for_range(0u32, stages, 1, |b, k| {
+        let next = b.add(Ty::U32, k, 1u32);
+        let more = b.setp(Cmp::Lt, Ty::U32, next, stages);
+        b.if_then(more, |b| issue(b, next));
+        let slot = b.and(Ty::U32, k, 1u32);
+        let bar = b.mad(Ty::U32, slot, 8u32, bar0);
+        let half = b.shr(Ty::U32, k, 1u32);
+        let parity = b.and(Ty::U32, half, 1u32);
+        b.mbarrier_wait(Addr::reg(bar), parity);
+        let sbase = b.mad(Ty::U32, slot, stage_bytes, base);
+        let from = b.mad(Ty::U32, rev, 16u32, sbase);
+        let v = b.ld_vec(Space::Shared, Ty::U32, 4, Addr::reg(from));
+        let stage = b.add(Ty::U32, first_stage, k);
+        let chunk = b.mad(Ty::U32, stage, CP_ASYNC_THREADS, rev);
+        let to = b.index_addr(dst, chunk, 16);
+        b.st_vec(Space::Global, Ty::U32, Addr::reg(to), &v);
+        b.bar_sync(0);
+    });
+    b.finish()
+}
+
+/// Checks [`bulk_copy`]: 1-3 CTAs of 2-9 stages, `dst` equal to `src` word for word.
+pub fn check_bulk_copy<E: Executor>(ex: &mut E, seed: u64) -> Result<(), String> {
+    let mut rng = SplitMix64::new(seed);
+    let ctas = 1 + rng.below(3);
+    let stages = 2 + rng.below(8);
+    let words = (ctas * stages * BULK_ROWS * BULK_ROW_BYTES / 4) as usize;
+    let src: Vec<u32> = (0..words).map(|_| rng.next_u32()).collect();
+    let ps = upload(ex, &src)?;
+    let (pd, _poison) = alloc_out::<E, u32>(ex, words)?;
+    let args = [KernelArg::Ptr(ps), KernelArg::Ptr(pd), KernelArg::U32(stages)];
+    launch(ex, &bulk_copy(), LaunchDims::linear(ctas, CP_ASYNC_THREADS), &args)?;
+    let got: Vec<u32> = download(ex, pd, words)?;
+    if let Some(w) = (0..words).find(|&w| got[w] != src[w]) {
+        return Err(format!("dst word {w} = {:#x}, expected {:#x} ({ctas} CTAs x {stages} stages)", got[w], src[w]));
+    }
+    Ok(())
 }
