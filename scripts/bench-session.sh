@@ -14,12 +14,17 @@ timeout 230 gpu-bundle/bin/example_bench_a16 $A --shapes $S --m 1,2,4,8,16,32,64
 # skips them).
 [ "${NOPDL:-1}" = 1 ] && timeout 120 gpu-bundle/bin/example_bench_a16 $A --no-copy --no-pdl --label no-pdl --shapes $S --m 1,16,32,64,128,256 --harness graph >> "$OUT/humming.jsonl" 2>> "$OUT/humming.err"
 timeout 40 gpu-bundle/bin/example_bench_a16 $A --no-copy --shapes 4096x4096 --m 1,8,16,32,64,128,256 --harness graph >> "$OUT/humming.jsonl" 2>> "$OUT/humming.err"
-for w in "--weight u8" "--weight u3" "--weight e2m1 --act bf16 --scale ue8m0 --group 32" "--weight u4 --act bf16"; do
-  timeout 30 gpu-bundle/bin/example_bench_a16 $A --no-copy $w --shapes 28672x8192 --m 1,16,64 --harness graph >> "$OUT/humming.jsonl" 2>> "$OUT/humming.err"
-done
+# FORMATS=0 and RUNTIME=0 skip the other formats and the layer API (when device time is short).
+if [ "${FORMATS:-1}" = 1 ]; then
+  for w in "--weight u8" "--weight u3" "--weight e2m1 --act bf16 --scale ue8m0 --group 32" "--weight u4 --act bf16"; do
+    timeout 30 gpu-bundle/bin/example_bench_a16 $A --no-copy $w --shapes 28672x8192 --m 1,16,64 --harness graph >> "$OUT/humming.jsonl" 2>> "$OUT/humming.err"
+  done
+fi
 # The layer API (QuantizedLinear::forward, its kept split-K workspace) on the same shapes.
-timeout 120 gpu-bundle/bin/example_bench_runtime --shapes $S --m 1,8,16,64 > "$OUT/runtime.jsonl" 2> "$OUT/runtime.err"
-cat "$OUT/runtime.jsonl"
+if [ "${RUNTIME:-1}" = 1 ]; then
+  timeout 120 gpu-bundle/bin/example_bench_runtime --shapes $S --m 1,8,16,64 > "$OUT/runtime.jsonl" 2> "$OUT/runtime.err"
+  cat "$OUT/runtime.jsonl"
+fi
 timeout 150 python3 scripts/bench_torch.py --shapes $S,4096x4096 --m 1,2,4,8,16,32,64,128,256 > "$OUT/torch.jsonl" 2> "$OUT/torch.err"
 python3 scripts/bench_table.py "$OUT/humming.jsonl" "$OUT/torch.jsonl" > "$OUT/table.txt" 2>&1
 cat "$OUT/table.txt" | head -120
