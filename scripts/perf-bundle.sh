@@ -21,11 +21,14 @@ for l in sys.stdin:
         shutil.copy(m["executable"], sys.argv[1] + "/bin/" + m["target"]["name"]); print("bundled", m["target"]["name"])' "$DEST"
 fi
 # OLD=<commit>: also the benchmark of that commit, as bin/bench_a16_old (A/B in one call).
+# The old build keeps its own target folder (target-old, ignored) so that later A/B builds are
+# incremental; the worktree is temporary.
 if [ -n "${OLD:-}" ]; then
-  rm -rf /tmp/humming-old; git worktree add -f --detach /tmp/humming-old "$OLD" -q
-  (cd /tmp/humming-old && CARGO_TARGET_DIR=/work/main/target-old cargo build --release --example bench_a16 -q)
-  cp /work/main/target-old/release/examples/bench_a16 "$DEST/bin/bench_a16_old"
-  git worktree remove --force /tmp/humming-old
+  root=$(pwd); wt=$(mktemp -d)
+  git worktree add -f --detach "$wt" "$OLD" -q
+  (cd "$wt" && CARGO_TARGET_DIR="$root/target-old" cargo build --release --example bench_a16 -q)
+  cp "$root/target-old/release/examples/bench_a16" "$DEST/bin/bench_a16_old"
+  git worktree remove --force "$wt"
 fi
 cp scripts/bench_torch.py scripts/bench_table.py scripts/perf-session.sh scripts/ncu-stall.sh "$DEST/"
 git rev-parse --short HEAD > "$DEST/COMMIT"; git status --short >> "$DEST/COMMIT"

@@ -56,6 +56,38 @@ impl Act16 {
     pub fn pair_imm(self, x: f32) -> u32 {
         self.bits_of(x) * 0x0001_0001
     }
+
+    /// The magic number `2^mantissa` (1024 for f16, 128 for bf16): an integer `q < 2^mantissa`
+    /// OR-ed into its mantissa gives exactly `magic + q`.
+    pub fn magic(self) -> f32 {
+        (1u32 << self.mantissa_bits()) as f32
+    }
+
+    /// The pair that [`Act16::centre`] takes for zero point `z`: `magic + z` for f16 (a
+    /// subtraction), `-(magic + z)` for bf16 (an fma). Dynamic zero points are loaded in the
+    /// same form.
+    pub fn magic_zero(self, z: u32) -> u32 {
+        match self {
+            Act16::F16 => self.pair_imm(self.magic() + z as f32),
+            Act16::Bf16 => self.pair_imm(-(self.magic() + z as f32)),
+        }
+    }
+
+    /// `v - (magic + z)` exactly, from [`Act16::magic_zero`]'s pair (bf16 has no packed
+    /// subtraction before sm_90: `fma(v, 1, -(magic + z))`).
+    fn centre(self, b: &mut KernelBuilder, v: Reg, zero: impl Into<Operand>) -> Reg {
+        match self {
+            Act16::F16 => b.op_pk(BinOp::Sub, Ty::F16x2, v, zero),
+            Act16::Bf16 => b.fma(Ty::Bf16x2, v, self.pair_imm(1.0), zero),
+        }
+    }
+}
+
+/// `(x & mask) | magic` for a `bits`-wide field at bit offset `d` of each half of `x`: `magic +
+/// q * 2^d`, exact while the field stays inside the mantissa.
+fn or_into_magic(b: &mut KernelBuilder, x: Reg, bits: u8, d: u32, magic: u32) -> Reg {
+    let mask = (((1u32 << bits) - 1) << d) * 0x0001_0001;
+    b.lop3(x, mask, magic, 0xEA)
 }
 
 /// The constant A fragments of [`Dequant::fold_offsets`]: each distinct pattern of negated
@@ -167,9 +199,7 @@ impl Dequant {
                     Dequant::IntMagic { act, bits, .. } if fold => {
                         // offset_p + q: the magic number of the field's bit offset d, OR-ed.
                         let (x, d) = field_in_place(b, words, bits, p, act.mantissa_bits(), &mut shifted);
-                        let magic = act.pair_imm((1u32 << (act.mantissa_bits() - d)) as f32);
-                        let mask = (((1u32 << bits) - 1) << d) * 0x0001_0001;
-                        b.lop3(x, mask, magic, 0xEA)
+                        or_into_magic(b, x, bits, d, act.pair_imm(act.magic() / (1u32 << d) as f32))
                     }
                     Dequant::IntMagic { act, bits, implicit_zero: Some(z) } if t.zero.is_none() => {
                         // Marlin's trick: a field at bit offset d of each half is OR-ed into the
@@ -178,50 +208,26 @@ impl Dequant {
                         // (magic * 2^-d + z), centres it exactly. Fields higher up are shifted
                         // down by 8 first (one shift per word serves two fields).
                         let (x, d) = field_in_place(b, words, bits, p, act.mantissa_bits(), &mut shifted);
-                        let (magic_val, magic): (f32, u32) = match act {
-                            Act16::F16 => (1024.0, 0x6400_6400),
-                            Act16::Bf16 => (128.0, 0x4300_4300),
-                        };
-                        let mask = (((1u32 << bits) - 1) << d) * 0x0001_0001;
-                        let v = b.lop3(x, mask, magic, 0xEA);
+                        let v = or_into_magic(b, x, bits, d, act.pair_imm(act.magic()));
                         let centred = if d == 0 {
-                            let zero: u32 = match act {
-                                Act16::F16 => (0x6400 + z) * 0x0001_0001,
-                                Act16::Bf16 => (0xC300 + z) * 0x0001_0001,
-                            };
-                            match act {
-                                Act16::F16 => b.op_pk(BinOp::Sub, Ty::F16x2, v, zero),
-                                Act16::Bf16 => b.fma(Ty::Bf16x2, v, act.pair_imm(1.0), zero),
-                            }
+                            act.centre(b, v, act.magic_zero(z))
                         } else {
                             let inv = act.pair_imm(2f32.powi(-(d as i32)));
-                            let c = act.pair_imm(-(magic_val / (1u32 << d) as f32 + z as f32));
+                            let c = act.pair_imm(-(act.magic() / (1u32 << d) as f32 + z as f32));
                             b.fma(act.pair_ty(), v, inv, c)
                         };
                         scale_pair(b, act, centred, t.scale)
                     }
                     Dequant::IntMagic { act, bits, implicit_zero } => {
                         let x = field(b, words, bits, p, false);
-                        let magic: u32 = match act {
-                            Act16::F16 => 0x6400_6400,
-                            Act16::Bf16 => 0x4300_4300,
-                        };
-                        let mask = ((1u32 << bits) - 1) * 0x0001_0001;
-                        // (x & mask) | magic = magic + q in both halves.
-                        let v = b.lop3(x, mask, magic, 0xEA);
+                        // magic + q in both halves.
+                        let v = or_into_magic(b, x, bits, 0, act.pair_imm(act.magic()));
                         let zero: Operand = match (t.zero, implicit_zero) {
                             (Some(z), _) => z.into(),
-                            (None, Some(z)) => match act {
-                                Act16::F16 => ((0x6400 + z) * 0x0001_0001).into(),
-                                Act16::Bf16 => ((0xC300 + z) * 0x0001_0001).into(),
-                            },
+                            (None, Some(z)) => act.magic_zero(z).into(),
                             (None, None) => unreachable!("integer weights need a zero point"),
                         };
-                        let centred = match act {
-                            Act16::F16 => b.op_pk(BinOp::Sub, Ty::F16x2, v, zero),
-                            // bf16 has no sub before sm_90: fma(v, 1, -(magic + z)).
-                            Act16::Bf16 => b.fma(Ty::Bf16x2, v, act.pair_imm(1.0), zero),
-                        };
+                        let centred = act.centre(b, v, zero);
                         scale_pair(b, act, centred, t.scale)
                     }
                     Dequant::IntF32 { implicit_zero } => {
