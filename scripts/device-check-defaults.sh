@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The closing GPU check of a session that changed default plans: device-quick.sh, then the new
+# defaults against the f64 reference (every element) at shapes that select them (session 7: the
+# 128-row half-width plan of deep K at M 65..128, the half-width M 9..16 plan of narrow layers).
+# Run on the GPU machine after `bash scripts/gpu-bundle.sh` here; logs under $OUT.
+set -uo pipefail
+OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
+bash scripts/device-quick.sh 2>&1 | tail -32
+export HUMMING_REQUIRE_GPU=1
+B=gpu-bundle/bin/example_bench_a16
+C="--label chk --no-copy --harness graph --iters 2 --reps 1 --plans auto"
+{ timeout 40 $B $C --shapes 8192x28672 --m 128 --splits auto --check 100x8192x28672
+  timeout 40 $B $C --weight u8 --act bf16 --shapes 4096x16384 --m 100 --splits auto --check 77x4096x16384
+  timeout 40 $B $C --shapes 4096x4096 --m 16 --splits auto,3 --check 13x4096x4096
+  timeout 40 $B $C --weight e2m1 --act bf16 --scale ue8m0 --group 32 --shapes 2048x4096 --m 16 --splits auto --check 11x2048x4096
+} > /dev/null 2> "$OUT/default-checks.txt"
+echo "GPU checks of the default plans passed: $(grep -c '^check' "$OUT/default-checks.txt")"
+grep "^check" "$OUT/default-checks.txt" | sed -E 's/.*hm_a16_//' | head
+grep -vE "^check|^NVIDIA|^N x K|^skip" "$OUT/default-checks.txt" | head -5 || true
