@@ -17,4 +17,8 @@ pub fn bad_bk() {}
 #[humming_gemm(weight = u4, act = f16, arch = [sm_75, sm_80], plan = (m_tiles = 1, n_warps = 4, k_warps = 2, bk = 128, stages = 4))]
 pub fn stages_on_turing() {}
 
+// Half-width warps need an even weight width (a warp's 32 columns are whole words of the block).
+#[humming_gemm(weight = u5, act = f16, plan = (m_tiles = 1, n_warps = 1, k_warps = 4, bk = 256, stages = 3, swap = true, halves = true))]
+pub fn halves_odd_width() {}
+
 fn main() {}
