@@ -114,6 +114,10 @@ fn m9_to_16_plans_follow_n_and_k() {
     assert!(!KernelPlan::choose(16, 4096, 4096, Arch::Sm90, 3).halves);
     assert!(!KernelPlan::choose(16, 6144, 4096, Arch::Sm90, 4).halves);
     assert!(!KernelPlan::choose(8, 4096, 4096, Arch::Sm90, 4).halves);
+    // Kernel sets for an unknown shape (the macro's) keep the full-width plan at M = 16.
+    let m16 = KernelPlan::buckets(Arch::Sm90, 4).into_iter().find(|(top, _)| *top >= 16).unwrap().1;
+    assert_eq!(m16.to_string(), "m2x8_n2x64_k4w_bk512_s3");
+    assert!(KernelPlan::buckets_spec(&spec("u4", ActFormat::F16, Arch::Sm90)).iter().all(|(_, p)| !p.halves));
 }
 
 /// Deep K at M 65..128 (v19 sweep): 128 rows a CTA with half-width warps for even widths, split

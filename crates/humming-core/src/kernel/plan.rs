@@ -200,6 +200,7 @@ impl KernelPlan {
     ///   (`m2x8_n2x32_k4w_bk512_s4`): 2-8% faster than full-width plans of the same tile at
     ///   N = 1024..4096 (v18 sweep), 4-6% slower from N = 6144 on, 14% slower at 8192 x 28672
     ///   (v16: half the sums a warp, twice the warps, but a third more instructions per block).
+    ///   Only for a known shape: the macro's kernel sets keep the full-width plans.
     /// - M <= 32: `m2x16_n1x64_k4w_bk256_s4`; wide N `m2x16_n2x64_k2w_bk256_s3`.
     /// - M <= 128: `m{ceil(M/16)}x16_n1x64_k4w_bk256_s2` (4 m16 tiles at most; 230 registers
     ///   since the activation copies share one address); deep K at M 65..128 (even widths):
@@ -213,6 +214,13 @@ impl KernelPlan {
     /// Falls back to fewer stages, then smaller tiles, until the plan fits the target's shared
     /// memory.
     pub fn choose(m: usize, n_pad: usize, k_pad: usize, arch: Arch, bits: u8) -> KernelPlan {
+        Self::choose_shape(m, n_pad, k_pad, arch, bits, true)
+    }
+
+    /// [`KernelPlan::choose`]; `known`: whether `n_pad x k_pad` is the weights' shape, or
+    /// [`DEFAULT_DIM`] standing in for an unknown one (then no narrow-layer plan: see
+    /// [`KernelPlan::buckets`]).
+    fn choose_shape(m: usize, n_pad: usize, k_pad: usize, arch: Arch, bits: u8, known: bool) -> KernelPlan {
         let n_blocks = (n_pad / 64).max(1) as u32;
         let wide = n_blocks >= 256;
         let deep = k_pad >= 16384;
@@ -225,7 +233,7 @@ impl KernelPlan {
         // Deep K at M 65..128 (v19 sweep): 128 rows a CTA with half-width warps, so each weight
         // is dequantized once for all of them.
         let tall = !swap && (65..=128).contains(&m) && deep && !wide && cp_async;
-        let halves = (two_tiles && n_blocks <= 64 || tall) && bits % 2 == 0;
+        let halves = (two_tiles && known && n_blocks <= 64 || tall) && bits % 2 == 0;
         let m_tiles = match (swap, tall && halves) {
             (true, _) => m.div_ceil(8).clamp(1, 2) as u32,
             (false, true) => 8,
@@ -277,6 +285,11 @@ impl KernelPlan {
     /// 128-row tile idle) and at M = 128 on 8192^2. At N = K = 4096 and M = 256 it was 15%
     /// slower (32 tiles: split 4 leaves each CTA 8 stages).
     pub fn choose_for(spec: &crate::Spec, m: usize, n_pad: usize, k_pad: usize) -> KernelPlan {
+        Self::choose_for_shape(spec, m, n_pad, k_pad, true)
+    }
+
+    /// [`KernelPlan::choose_for`] with [`KernelPlan::choose_shape`]'s `known`.
+    fn choose_for_shape(spec: &crate::Spec, m: usize, n_pad: usize, k_pad: usize, known: bool) -> KernelPlan {
         let (arch, bits) = (spec.arch(), spec.weight().bits());
         if m > 192 && n_pad >= 8192 && crate::kernel::wgmma_supported(spec) {
             // Three stages where four do not fit (8-bit weights).
@@ -287,16 +300,18 @@ impl KernelPlan {
                 }
             }
         }
-        KernelPlan::choose(m, n_pad, k_pad, arch, bits)
+        KernelPlan::choose_shape(m, n_pad, k_pad, arch, bits, known)
     }
 
     /// The plans a kernel set carries when the weights' shape is not known (macro-generated
     /// kernels): one per M bucket, as `(largest M of the bucket, plan)`, M ascending; the last
     /// bucket takes every larger M. [`KernelPlan::buckets_for`] N = K = [`DEFAULT_DIM`] (kernels
     /// handle any shape; the shape only shrinks tiles for tiny N, widens them for wide N and
-    /// splits K finer for deep K).
+    /// splits K finer for deep K), except that no narrow-layer plan is taken: at M 9..16 the
+    /// half-width plan is 2-8% faster up to N = 4096 but 4-14% slower on larger layers (v16-v18),
+    /// which take most of a model's time.
     pub fn buckets(arch: Arch, bits: u8) -> Vec<(u32, KernelPlan)> {
-        Self::buckets_for(arch, bits, DEFAULT_DIM, DEFAULT_DIM)
+        Self::bucket_plans(|m| KernelPlan::choose_shape(m, DEFAULT_DIM, DEFAULT_DIM, arch, bits, false))
     }
 
     /// The M buckets for weights of padded shape `n_pad x k_pad` (the runtime's layers, which
@@ -310,9 +325,9 @@ impl KernelPlan {
         Self::bucket_plans(|m| KernelPlan::choose_for(spec, m, n_pad, k_pad))
     }
 
-    /// [`KernelPlan::buckets_for_spec`] for N = K = [`DEFAULT_DIM`] (see [`KernelPlan::buckets`]).
+    /// [`KernelPlan::buckets_for_spec`] for an unknown shape (see [`KernelPlan::buckets`]).
     pub fn buckets_spec(spec: &crate::Spec) -> Vec<(u32, KernelPlan)> {
-        Self::buckets_for_spec(spec, DEFAULT_DIM, DEFAULT_DIM)
+        Self::bucket_plans(|m| KernelPlan::choose_for_shape(spec, m, DEFAULT_DIM, DEFAULT_DIM, false))
     }
 
     /// The M buckets with `plan(m)` at each bucket's top M (256 for the last, open one), equal
@@ -366,7 +381,7 @@ impl KernelPlan {
 }
 
 /// The N and K the plan heuristic assumes where the weights' shape is not known (the macro's
-/// kernel sets): neither wide nor deep.
+/// kernel sets): neither wide nor deep (nor narrow: [`KernelPlan::buckets`]).
 pub const DEFAULT_DIM: usize = 4096;
 
 /// The most bytes of quantization parameters per column and group (16-bit scale + zero point).
