@@ -1,6 +1,7 @@
 //! The W{1..8}A16 GEMM kernel: `out[M, N] = act[M, K] (f16/bf16) x dequant(W)[N, K]^T`, built
 //! from the components of this module. One CTA computes a `BM x BN` tile over a range of K
-//! stages (split-K across `gridDim.z`); warps own 64-column blocks and share k16 steps.
+//! stages (split-K across `gridDim.z`); warps own 64-column blocks (or, half-width, 32 columns
+//! of one: [`KernelPlan::halves`]) and share k16 steps.
 //!
 //! Data path per stage: activations and packed weights go global -> shared (cp.async pipeline
 //! or plain loads), activations shared -> registers by `ldmatrix.x4` from an XOR-swizzled tile,

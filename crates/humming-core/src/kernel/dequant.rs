@@ -139,12 +139,8 @@ impl Dequant {
         matches!(self, Dequant::IntF32 { .. })
     }
 
-    /// The 16 fragment registers of one block from the lane's `bits` words.
-    pub fn fragment(&self, b: &mut KernelBuilder, words: &[Reg], tiles: &[TileQuant]) -> Vec<Reg> {
-        self.pairs(b, words, tiles, 16)
-    }
-
-    /// The first `count` fragment registers (pairs `0..count`) from the words holding them
+    /// The first `count` fragment registers (pairs `0..count`: 16 for a block, 8 for the half a
+    /// half-width warp dequantizes) from the words holding them
     /// (`tiles[p / 2]` quantizes pair `p`).
     pub fn pairs(&self, b: &mut KernelBuilder, words: &[Reg], tiles: &[TileQuant], count: usize) -> Vec<Reg> {
         self.pairs_with(b, words, tiles, count, false)
@@ -154,7 +150,7 @@ impl Dequant {
     /// exact magic-number value `offset_p + q` (no subtraction, no scale) when the MMA that
     /// consumes it also gets the sums of `-offset_p x activation` added. In a swapped plan that is
     /// one extra MMA per k16 step and distinct pattern, with a constant A fragment of rows `g`
-    /// and `g + 8`, k halves 0 and 1 (in [`Dequant::fragment`]'s A order `[4i, 4i + 2, 4i + 1,
+    /// and `g + 8`, k halves 0 and 1 (in [`Dequant::pairs`]'s A order `[4i, 4i + 2, 4i + 1,
     /// 4i + 3]` for m16 tile `i`), whose f32 result has the layout of that tile's sums.
     /// `offset_p = 2^(mantissa - d) + zero point` for a field at bit offset `d` of its half (the
     /// magic number with the exponent lowered by `d`, so `offset_p + q` is exact), e.g. 1032 and
