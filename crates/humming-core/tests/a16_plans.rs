@@ -27,6 +27,19 @@ fn check_case(spec: &Spec, plan: &KernelPlan, m: usize, split: u32, ran: usize, 
         .unwrap_or_else(|e| panic!("{spec} {plan} m {m} split {split} k {k}: {e}"));
 }
 
+/// The spec of weight format `w` with these activations, scales (`None`: the default format),
+/// group, zero point and target.
+fn spec(w: &str, act: ActFormat, scale: Option<ScaleFormat>, group: ScaleGroup, zp: ZeroPoint, arch: Arch) -> Spec {
+    let mut p = SpecParts::new(WeightFormat::parse(w).unwrap(), act);
+    if let Some(s) = scale {
+        p.scale = s;
+    }
+    p.group = group;
+    p.zero_point = zp;
+    p.arch = arch;
+    Spec::new(p).unwrap_or_else(|e| panic!("{w}: {e:?}"))
+}
+
 #[test]
 fn plan_sweep_on_emulator() {
     // e5m2 on sm_90: bulk weight copies, whose partial last stage must zero the rows past K (an
@@ -68,16 +81,6 @@ fn plan_sweep_on_emulator() {
 /// step), groups spanning it and per-channel scales, M from 1 to 16, splits and partial stages.
 #[test]
 fn swapped_plans_on_emulator() {
-    let spec = |w: &str, act: ActFormat, scale: Option<ScaleFormat>, group: ScaleGroup, zp: ZeroPoint, arch: Arch| {
-        let mut p = SpecParts::new(WeightFormat::parse(w).unwrap(), act);
-        if let Some(s) = scale {
-            p.scale = s;
-        }
-        p.group = group;
-        p.zero_point = zp;
-        p.arch = arch;
-        Spec::new(p).unwrap_or_else(|e| panic!("{w}: {e:?}"))
-    };
     use ScaleGroup::{Group, PerChannel};
     let specs = [
         spec("u4", ActFormat::F16, None, Group(128), ZeroPoint::Implicit, Arch::Sm90),
@@ -124,16 +127,6 @@ fn swapped_plans_on_emulator() {
 /// and k-warp reductions.
 #[test]
 fn half_width_plans_on_emulator() {
-    let spec = |w: &str, act: ActFormat, scale: Option<ScaleFormat>, group: ScaleGroup, zp: ZeroPoint, arch: Arch| {
-        let mut p = SpecParts::new(WeightFormat::parse(w).unwrap(), act);
-        if let Some(s) = scale {
-            p.scale = s;
-        }
-        p.group = group;
-        p.zero_point = zp;
-        p.arch = arch;
-        Spec::new(p).unwrap_or_else(|e| panic!("{w}: {e:?}"))
-    };
     use ScaleGroup::{Group, PerChannel};
     let specs = [
         spec("u4", ActFormat::F16, None, Group(128), ZeroPoint::Implicit, Arch::Sm90),

@@ -228,11 +228,11 @@ impl KernelPlan {
         // sm_75 stages a whole stage in registers (plain loads): two n8 tiles of M spill there.
         let swap = m <= 8 || (m <= 16 && cp_async);
         let two_tiles = swap && m > 8;
-        // Half-width warps pay at M 9..16 only on narrow layers (v17/v18 sweeps), where the
-        // 64-column tile gives the grid more CTAs.
         // Deep K at M 65..128 (v19 sweep): 128 rows a CTA with half-width warps, so each weight
         // is dequantized once for all of them.
         let tall = !swap && (65..=128).contains(&m) && deep && !wide && cp_async;
+        // Half-width warps also pay at M 9..16 on narrow layers (v17/v18 sweeps), where the
+        // 64-column tile gives the grid more CTAs.
         let halves = (two_tiles && known && n_blocks <= 64 || tall) && bits % 2 == 0;
         let m_tiles = match (swap, tall && halves) {
             (true, _) => m.div_ceil(8).clamp(1, 2) as u32,
