@@ -299,6 +299,33 @@ case "$phase" in
     done
     echo '{}' > "$T"
     ;;
+  v22)
+    # Session 8: the next grid triggered right after griddepcontrol.wait (was: after the main
+    # loop), so that with free registers and shared memory on an SM its CTAs request their first
+    # weight stages while this grid streams. GPU checks, an A/B of the default plans against the
+    # previous build (bin/bench_a16_old) in the same call, and a plan x split sweep at M = 1
+    # (one CTA an SM leaves room for the next grid's CTAs).
+    A="--arch sm_90a"
+    { for m in 1 13 61; do timeout 40 "$B/bin/bench_a16" $A --label chk --no-copy --shapes 4096x4224 --m $m --harness graph --iters 2 --reps 1 --plans auto --splits auto,1,3 --check ${m}x4096x4224; done
+      timeout 40 "$B/bin/bench_a16" $A --label chk --no-copy --shapes 8192x28672 --m 128 --harness graph --iters 2 --reps 1 --plans auto --splits auto --check 100x8192x28672
+    } > /dev/null 2> "$OUT/tests.txt"
+    echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"; grep -vE "^check|^NVIDIA|^N x K|^skip" "$OUT/tests.txt" | head -5
+    for bin in bench_a16_old bench_a16 bench_a16_old bench_a16; do
+      timeout 100 "$B/bin/$bin" $A --label $bin --no-copy --shapes $shapes,4096x4096 --m 1,8,16,32,64 --harness graph --plans auto --splits auto >> "$H" 2>> "$L"
+    done
+    p1=m1x8_n1x64_k8w_bk512_s3,m1x8_n1x64_k8w_bk512_s4,m1x8_n1x64_k4w_bk512_s4,m1x8_n2x64_k4w_bk256_s4,m1x8_n2x64_k4w_bk512_s3
+    timeout 150 "$B/bin/bench_a16" $A --label sweep --no-copy --shapes $shapes,4096x4096 --m 1 --harness graph --plans $p1 --splits 1,2,3,4 >> "$H" 2>> "$L"
+    echo '{}' > "$T"
+    ;;
+  v23)
+    # Session 8: with the early trigger (v22) one CTA an SM can beat two; M <= 8 plan x split
+    # sweep over layer shapes of 4096- and 8192-wide models, and M = 16 on the issue shapes.
+    A="--arch sm_90a"
+    p1=m1x8_n1x64_k8w_bk512_s3,m1x8_n2x64_k4w_bk256_s4,m1x8_n1x64_k8w_bk512_s4,m1x8_n2x64_k4w_bk256_s6,m1x8_n1x64_k4w_bk256_s4
+    timeout 240 "$B/bin/bench_a16" $A --label sweep --no-copy --shapes 1024x4096,2048x4096,4096x4096,6144x4096,4096x14336,14336x4096,$shapes --m 1,8 --harness graph --plans $p1 --splits 1,2,4,8 >> "$H" 2>> "$L"
+    timeout 100 "$B/bin/bench_a16" $A --label sweep16 --no-copy --shapes $shapes --m 16 --harness graph --plans auto,m2x8_n2x64_k2w_bk256_s4,m2x8_n2x64_k4w_bk512_s3 --splits 1,2,4 >> "$H" 2>> "$L"
+    echo '{}' > "$T"
+    ;;
   v21)
     # Session 7: v20's bulk weight copies without the per-lane fence.proxy.async, A/B at M = 1
     # and 16 (a few GPU checks first).

@@ -98,6 +98,11 @@ fn m9_to_16_plans_follow_n_and_k() {
     assert_eq!(KernelPlan::choose(8, 8192, 8192, Arch::Sm90, 4).m_tiles, 1);
     let old = KernelPlan::choose(16, 8192, 8192, Arch::Sm75, 4);
     assert!(!old.swap && old.m_tiles == 1, "sm_75: {old}");
+    // M <= 8 splits (v23 sweep): one CTA an SM, two where each keeps 6+ stages.
+    for (n, k, split) in [(1024, 4096, 4), (2048, 4096, 4), (4096, 4096, 2), (6144, 4096, 1), (4096, 14336, 4), (14336, 4096, 1), (8192, 8192, 2), (8192, 28672, 2), (28672, 8192, 1)] {
+        let p = KernelPlan::choose(1, n, k, Arch::Sm90, 4);
+        assert_eq!(p.split_k_for(1, n, k, 132), split, "{n} x {k}: {p}");
+    }
     // Splits (v6 sweep): 64 tiles of the 8-warp plan split 2, of the 4-warp plan 4; 224 tiles 1.
     let k4: KernelPlan = "m2x8_n2x64_k4w_bk512_s3".parse().unwrap();
     let k2: KernelPlan = "m2x8_n2x64_k2w_bk256_s4".parse().unwrap();

@@ -48,8 +48,9 @@ pub struct A16Config {
     /// `cp_async_hint_copy` compiles correctly and passes on the GPU.
     pub evict_first: bool,
     /// Programmatic dependent launch (sm_90+): weights of the first stages are requested
-    /// before `griddepcontrol.wait`, and `griddepcontrol.launch_dependents` follows the main
-    /// loop. Without the launch attribute both are no-ops.
+    /// before `griddepcontrol.wait`, and `griddepcontrol.launch_dependents` follows that wait
+    /// (so the next grid's CTAs start where an SM has room, v22). Without the launch attribute
+    /// both are no-ops.
     pub pdl: bool,
 }
 
@@ -726,6 +727,10 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
         if cfg.pdl {
             prologue(&mut b, false, true, false);
             b.emit(Inst::GridDepWait);
+            // The previous grid is done: the next one may start (its CTAs take the SMs' free
+            // registers and shared memory and request their first weight stages while this
+            // grid streams; they wait for its end before touching anything it writes).
+            b.emit(Inst::GridDepLaunch);
         }
         prologue(&mut b, true, !cfg.pdl, true);
         // Ring offsets of the stage computed and the stage loaded in this iteration.
@@ -759,10 +764,6 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
         loader.wait(&mut b, 0);
         if wg_carry {
             b.emit(Inst::WgmmaWait { n: 0 });
-        }
-        if cfg.pdl {
-            // Only the epilogue is left: the next grid may start its weight copies.
-            b.emit(Inst::GridDepLaunch);
         }
     } else {
         b.for_range(0u32, n_iter, 1, |b, it| {

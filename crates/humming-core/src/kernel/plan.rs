@@ -350,7 +350,9 @@ impl KernelPlan {
     /// four shapes) showed: the best split fills the machine with about two CTAs per SM and no
     /// more; power-of-two splits beat odd ones (uneven stage counts); above M = 64 splitting
     /// never paid for the chosen plans. So: the largest power of two up to 8 with
-    /// `tiles x split <= 2.1 x SMs` and at least 2 stages per split, 1 above M = 64.
+    /// `tiles x split <= 2.1 x SMs` and at least 2 stages per split, 1 above M = 64. M <= 8
+    /// plans (v23, with the next grid launched early): the split fills one CTA an SM, or two
+    /// where each CTA keeps 6 stages or more.
     ///
     /// wgmma plans run one CTA per SM (v9 sweep): at any M they split while the grid still fits
     /// one wave (`tiles x split <= SMs`), e.g. 2 at M = 256 and N = 8192 (96 us, against 166
@@ -367,6 +369,18 @@ impl KernelPlan {
         }
         let tiles = (n_pad as u32).div_ceil(self.bn()) * (m.max(1) as u32).div_ceil(self.bm());
         let stages = (k_pad as u32).div_ceil(self.bk).max(1);
+        // M <= 8 plans (swapped, one n8 tile of M): since the next grid starts as soon as this
+        // one has passed its dependency wait (PDL, v22), one CTA an SM leaves it room to request
+        // its first stages early; two CTAs an SM pay only where each still has 6+ stages (v23
+        // sweep over nine layer shapes: 4096^2 split 2 5.24 us against 5.53 at split 4, 6144 x
+        // 4096 split 1 6.30 against 6.67 at 2; 8192^2 and 4096 x 14336 keep 2 and 4).
+        if self.swap && self.m_tiles == 1 {
+            let room2 = 21 * sms / 10;
+            return [8u32, 4, 2]
+                .into_iter()
+                .find(|&s| stages >= 2 * s && (tiles * s <= sms || (tiles * s <= room2 && stages >= 6 * s)))
+                .unwrap_or(1);
+        }
         let room = if one_wave {
             sms
         } else if self.swap && self.m_tiles == 2 {
