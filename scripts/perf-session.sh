@@ -326,6 +326,22 @@ case "$phase" in
     timeout 100 "$B/bin/bench_a16" $A --label sweep16 --no-copy --shapes $shapes --m 16 --harness graph --plans auto,m2x8_n2x64_k2w_bk256_s4,m2x8_n2x64_k4w_bk512_s3 --splits 1,2,4 >> "$H" 2>> "$L"
     echo '{}' > "$T"
     ;;
+  v24)
+    # Session 8: swapped plans with four n8 tiles of M (32 rows: the weights dequantized once for
+    # 32 rows, scales on the f32 sums, folded offsets) at M = 17..32 against the m16 plans. GPU
+    # checks of each swept plan first (M = 29 and 21, splits), then the sweep.
+    A="--arch sm_90a"
+    p4=m4x8_n2x64_k4w_bk256_s4,m4x8_n2x64_k2w_bk256_s4,m4x8_n1x64_k4w_bk256_s4,m4x8_n1x64_k8w_bk512_s3,m4x8_n2x64_k4w_bk512_s3,m4x8_n2x32_k4w_bk512_s4,m4x8_n4x32_k2w_bk256_s4,m4x8_n2x32_k4w_bk256_s4
+    { for spec in "--weight u4" "--weight u8 --act bf16" "--weight e2m1 --act bf16 --scale ue8m0 --group 32" "--weight u4 --dynamic-zero --group 32"; do
+        timeout 60 "$B/bin/bench_a16" $A $spec --label chk --no-copy --shapes 4096x4224 --m 29 --harness graph --iters 2 --reps 1 --plans $p4 --splits 1,3 --check 29x4096x4224
+      done
+      timeout 60 "$B/bin/bench_a16" $A --label chk --no-copy --shapes 8192x8192 --m 21 --harness graph --iters 2 --reps 1 --plans $p4 --splits 2 --check 21x8192x8192
+    } > /dev/null 2> "$OUT/tests.txt"
+    echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"; grep -vE "^check|^NVIDIA|^N x K|^skip" "$OUT/tests.txt" | head -5
+    timeout 240 "$B/bin/bench_a16" $A --label sweep32 --no-copy --shapes $shapes,4096x4096 --m 32 --harness graph --plans auto,$p4 --splits auto,1,2,4 >> "$H" 2>> "$L"
+    timeout 120 "$B/bin/bench_a16" $A --label sweep24 --no-copy --shapes $shapes --m 24 --harness graph --plans auto,m4x8_n2x64_k4w_bk256_s4,m4x8_n2x64_k2w_bk256_s4,m4x8_n2x32_k4w_bk512_s4 --splits auto,1,2,4 >> "$H" 2>> "$L"
+    echo '{}' > "$T"
+    ;;
   v21)
     # Session 7: v20's bulk weight copies without the per-lane fence.proxy.async, A/B at M = 1
     # and 16 (a few GPU checks first).

@@ -15,7 +15,7 @@ fn main() {
             p.arch = arch;
             p.zero_point = zp;
             let Ok(spec) = Spec::new(p) else { continue };
-            let k = generate(&spec, plan).unwrap();
+            let Ok(k) = generate(&spec, plan) else { continue };
             let r = assemble(&print(&k.main, arch).unwrap(), arch).unwrap();
             let e = r.entry(&k.main.name).unwrap();
             let spill = if e.spill_stores + e.spill_loads > 0 { format!(" SPILL {}B", e.spill_stores) } else { String::new() };

@@ -630,7 +630,9 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                             let (saddr, zaddr) = qaddr(b, range.start);
                             let tiles = cfg.scales.load_shared(b, None, zaddr, ntiles);
                             let scales = cfg.scales.load_f32(b, saddr, ntiles);
-                            // B fragments of the n8 tiles of M (rows 0..8, and 8..16) of every step.
+                            // B fragments of the n8 tiles of M (rows 0..8, 8..16, and with four
+                            // tiles 16..24, 24..32: one x4 a pair, the same swizzle 16 rows on)
+                            // of every step.
                             let bfr: Vec<Vec<[Reg; 2]>> = range
                                 .clone()
                                 .map(|i| {
@@ -639,8 +641,12 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                                         let r = b.ldmatrix(2, false, Addr::reg(addr));
                                         vec![[r[0], r[1]]]
                                     } else {
-                                        let r = b.ldmatrix(4, false, Addr::reg(addr));
-                                        vec![[r[0], r[1]], [r[2], r[3]]]
+                                        (0..plan.m_tiles / 2)
+                                            .flat_map(|p| {
+                                                let r = b.ldmatrix(4, false, Addr::reg_off(addr, (p * 16 * bk * 2) as i64));
+                                                [[r[0], r[1]], [r[2], r[3]]]
+                                            })
+                                            .collect()
                                     }
                                 })
                                 .collect();

@@ -10,7 +10,7 @@ use std::fmt;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct KernelPlan {
     /// Row tiles of M per CTA: m16 tiles (`16 * m_tiles` rows), or with `swap` n8 tiles of the
-    /// MMA (`8 * m_tiles` rows, 1 or 2 of them).
+    /// MMA (`8 * m_tiles` rows, 1, 2 or 4 of them).
     pub m_tiles: u32,
     /// Warps side by side along N, each owning one 64-wide block: `BN = 64 * n_warps`.
     pub n_warps: u32,
@@ -41,7 +41,7 @@ pub struct KernelPlan {
 
 /// The rules [`KernelPlan::validate`] checks, in words (for error messages that list what is
 /// valid; keep in step with `validate`).
-pub const PLAN_RULES: &str = "m_tiles 1..=8 (1 or 2 with swap, up to 16 with wgmma), wgmma only on sm_90a with k_warps 1, n_warps 1..=4 as registers allow (bm / 2 + 64 a thread) and bm x bk / 8 <= 8 x threads, half-width warps (n..x32) only in mma.sync plans of even weight widths, n_warps and k_warps 1..=8 (at most 16 warps), bk 64, 128, 256 or 512 with \
+pub const PLAN_RULES: &str = "m_tiles 1..=8 (1, 2 or 4 with swap, up to 16 with wgmma), wgmma only on sm_90a with k_warps 1, n_warps 1..=4 as registers allow (bm / 2 + 64 a thread) and bm x bk / 8 <= 8 x threads, half-width warps (n..x32) only in mma.sync plans of even weight widths, n_warps and k_warps 1..=8 (at most 16 warps), bk 64, 128, 256 or 512 with \
      bk / 16 a multiple of k_warps, stages 2..=8 (sm_80 and newer) or 1 (sm_75), and fits the target's shared memory";
 
 /// Registers a thread of a wgmma plan takes with `bm` rows of M (an upper bound from ptxas,
@@ -149,8 +149,8 @@ impl KernelPlan {
         if self.wgmma && self.bm() * self.bk / 8 > 8 * self.threads() {
             return bad(format!("wgmma plans copy at most 8 activation chunks per thread and stage ({} x {} over {} threads is more)", self.bm(), self.bk, self.threads()));
         }
-        if self.swap && self.m_tiles > 2 {
-            return bad(format!("swapped plans cover 8 or 16 rows of M (m_tiles 1 or 2), not {}", self.bm()));
+        if self.swap && !matches!(self.m_tiles, 1 | 2 | 4) {
+            return bad(format!("swapped plans cover 8, 16 or 32 rows of M (m_tiles 1, 2 or 4), not {}", self.bm()));
         }
         if self.halves && (self.wgmma || bits % 2 != 0) {
             return bad(format!("half-width warps (32 columns) are for mma.sync plans of even weight widths, not {bits}-bit weights"));
