@@ -342,6 +342,50 @@ case "$phase" in
     timeout 120 "$B/bin/bench_a16" $A --label sweep24 --no-copy --shapes $shapes --m 24 --harness graph --plans auto,m4x8_n2x64_k4w_bk256_s4,m4x8_n2x64_k2w_bk256_s4,m4x8_n2x32_k4w_bk512_s4 --splits auto,1,2,4 >> "$H" 2>> "$L"
     echo '{}' > "$T"
     ;;
+  v25)
+    # Session 8: warp-specialized wgmma plans (..._ws: a producer warpgroup copies with cp.async
+    # and signals mbarriers; the wgmma warpgroups wait, compute and free the slots). GPU checks of
+    # each swept plan (odd M, splits, partial last stages: K = 4224), then the sweep at M = 64,
+    # 128 and 256 against the default and the wgmma plans, same call.
+    A="--arch sm_90a"
+    ws=m4x16_n3x64_k1w_bk128_s4_ws,m4x16_n2x64_k1w_bk128_s4_ws,m8x16_n2x64_k1w_bk128_s4_ws,m8x16_n2x64_k1w_bk128_s5_ws,m4x16_n3x64_k1w_bk128_s5_ws,m8x16_n2x64_k1w_bk64_s6_ws
+    { for spec in "--weight u4" "--weight u8 --act bf16" "--weight e2m1 --act bf16 --scale ue8m0 --group 32"; do
+        for m in 61 100 200; do
+          timeout 60 "$B/bin/bench_a16" $A $spec --label chk --no-copy --shapes 4096x4224 --m $m --harness graph --iters 2 --reps 1 --plans $ws --splits 1,3 --check ${m}x4096x4224
+        done
+      done
+      timeout 60 "$B/bin/bench_a16" $A --label chk --no-copy --shapes 8192x8192 --m 128 --harness graph --iters 2 --reps 1 --plans $ws --splits auto --check 128x8192x8192
+    } > /dev/null 2> "$OUT/tests.txt"
+    echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"; grep -vE "^check|^NVIDIA|^N x K|^skip" "$OUT/tests.txt" | head -5
+    timeout 300 "$B/bin/bench_a16" $A --label sweep --no-copy --shapes $shapes --m 64,128,256 --harness graph --plans auto,m4x16_n4x64_k1w_bk128_s4_wg,m8x16_n4x64_k1w_bk128_s4_wg,$ws --splits auto,1,2,4 >> "$H" 2>> "$L"
+    echo '{}' > "$T"
+    ;;
+  v26)
+    # Session 8: wgmma words read two steps ahead, A/B against the previous build
+    # (bin/bench_a16_old) in the same call, wgmma plans at M = 64..256; GPU checks first.
+    A="--arch sm_90a"
+    wg=m4x16_n4x64_k1w_bk128_s4_wg,m8x16_n4x64_k1w_bk128_s4_wg
+    { for m in 61 100 200; do timeout 60 "$B/bin/bench_a16" $A --label chk --no-copy --shapes 4096x4224 --m $m --harness graph --iters 2 --reps 1 --plans $wg --splits 1,3 --check ${m}x4096x4224; done
+      timeout 60 "$B/bin/bench_a16" $A --weight u8 --label chk --no-copy --shapes 4096x4224 --m 77 --harness graph --iters 2 --reps 1 --plans m4x16_n4x64_k1w_bk128_s3_wg --splits 1,2 --check 77x4096x4224
+    } > /dev/null 2> "$OUT/tests.txt"
+    echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"; grep -vE "^check|^NVIDIA|^N x K|^skip" "$OUT/tests.txt" | head -5
+    for bin in bench_a16_old bench_a16 bench_a16_old bench_a16; do
+      timeout 100 "$B/bin/$bin" $A --label $bin --no-copy --shapes $shapes --m 64,128,256 --harness graph --plans $wg --splits auto >> "$H" 2>> "$L"
+    done
+    echo '{}' > "$T"
+    ;;
+  v27)
+    # Session 8: are the wgmma plans short of bytes in flight at M = 64..128? Deeper rings
+    # (more, shallower stages) against the defaults, same call.
+    A="--arch sm_90a"
+    w64=m4x16_n4x64_k1w_bk128_s4_wg,m4x16_n4x64_k1w_bk128_s5_wg,m4x16_n4x64_k1w_bk64_s6_wg,m4x16_n4x64_k1w_bk64_s8_wg,m4x16_n2x64_k1w_bk128_s6_wg
+    w128=m8x16_n4x64_k1w_bk128_s4_wg,m8x16_n4x64_k1w_bk64_s6_wg,m8x16_n4x64_k1w_bk64_s8_wg
+    timeout 60 "$B/bin/bench_a16" $A --label chk --no-copy --shapes 4096x4224 --m 61 --harness graph --iters 2 --reps 1 --plans $w64 --splits 1,3 --check 61x4096x4224 > /dev/null 2> "$OUT/tests.txt"
+    echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"
+    timeout 150 "$B/bin/bench_a16" $A --label sweep --no-copy --shapes $shapes --m 64 --harness graph --plans auto,$w64 --splits auto,2,4 >> "$H" 2>> "$L"
+    timeout 100 "$B/bin/bench_a16" $A --label sweep --no-copy --shapes $shapes --m 128 --harness graph --plans auto,$w128 --splits auto,2,4 >> "$H" 2>> "$L"
+    echo '{}' > "$T"
+    ;;
   v21)
     # Session 7: v20's bulk weight copies without the per-lane fence.proxy.async, A/B at M = 1
     # and 16 (a few GPU checks first).

@@ -175,7 +175,7 @@ fn gpu_runtime_misuse_is_typed_errors() {
     let mut huge = s.bundles[0].clone();
     let mut vs = huge.variants.to_vec();
     for v in &mut vs {
-        v.plan = KernelPlan { m_tiles: 8, n_warps: 4, k_warps: 1, bk: 256, stages: 8, swap: false, wgmma: false, halves: false };
+        v.plan = KernelPlan { m_tiles: 8, n_warps: 4, k_warps: 1, bk: 256, stages: 8, swap: false, wgmma: false, halves: false, ws: false };
     }
     huge.variants = vs.into();
     expect("too much shared memory", launch_gemm(&[huge], &stream, &s.x, &s.weights, &mut s.y), &|e| matches!(e, RuntimeError::SharedMemory { .. }));

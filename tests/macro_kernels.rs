@@ -147,7 +147,7 @@ fn embedded_bundles_are_the_generator_output() {
     let i8 = SpecParts { group: ScaleGroup::PerChannel, ..SpecParts::new(WeightFormat::SInt(8), ActFormat::F16) };
     assert_is_generator_output(w8_f16_per_channel::BUNDLES, i8, &[Arch::Sm80], None);
 
-    let plan = KernelPlan { m_tiles: 2, n_warps: 2, k_warps: 2, bk: 128, stages: 3, swap: false, wgmma: false, halves: false };
+    let plan = KernelPlan { m_tiles: 2, n_warps: 2, k_warps: 2, bk: 128, stages: 3, swap: false, wgmma: false, halves: false, ws: false };
     let u5 = SpecParts::new(WeightFormat::UInt(5), ActFormat::F16);
     assert_is_generator_output(w5_f16_planned::BUNDLES, u5, &[Arch::Sm80], Some(plan));
 

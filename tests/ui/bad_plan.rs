@@ -21,4 +21,8 @@ pub fn stages_on_turing() {}
 #[humming_gemm(weight = u5, act = f16, plan = (m_tiles = 1, n_warps = 1, k_warps = 4, bk = 256, stages = 3, swap = true, halves = true))]
 pub fn halves_odd_width() {}
 
+// A producer warpgroup (ws) only feeds wgmma plans.
+#[humming_gemm(weight = u4, act = f16, arch = [sm_90a], plan = (m_tiles = 4, n_warps = 2, k_warps = 1, bk = 128, stages = 4, ws = true))]
+pub fn ws_without_wgmma() {}
+
 fn main() {}

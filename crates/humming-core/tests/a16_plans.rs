@@ -59,7 +59,7 @@ fn plan_sweep_on_emulator() {
             for (n_warps, k_warps) in [(1, 1), (2, 2), (4, 1), (1, 4), (1, 8), (2, 4)] {
                 for bk in [64, 128, 256, 512] {
                     let stages = if spec.arch() >= Arch::Sm80 { [2, 3, 4][ran % 3] } else { 1 };
-                    let plan = KernelPlan { m_tiles, n_warps, k_warps, bk, stages, swap: false, wgmma: false, halves: false };
+                    let plan = KernelPlan { m_tiles, n_warps, k_warps, bk, stages, swap: false, wgmma: false, halves: false, ws: false };
                     if plan.validate(spec.arch(), spec.weight().bits()).is_err() {
                         continue;
                     }
@@ -103,7 +103,7 @@ fn swapped_plans_on_emulator() {
             for (n_warps, k_warps) in [(1, 8), (1, 4), (2, 4), (1, 1), (2, 2)] {
                 for bk in [128, 256, 512] {
                     let stages = if spec.arch() >= Arch::Sm80 { [2, 3, 4][ran % 3] } else { 1 };
-                    let plan = KernelPlan { m_tiles, n_warps, k_warps, bk, stages, swap: true, wgmma: false, halves: false };
+                    let plan = KernelPlan { m_tiles, n_warps, k_warps, bk, stages, swap: true, wgmma: false, halves: false, ws: false };
                     if plan.validate(spec.arch(), spec.weight().bits()).is_err() {
                         continue;
                     }
@@ -146,7 +146,7 @@ fn half_width_plans_on_emulator() {
             for (n_warps, k_warps) in [(1, 8), (2, 4), (1, 1), (2, 2)] {
                 let bk = [128, 256, 512][ran % 3];
                 let stages = [4, 3, 2][ran % 3];
-                let mut plan = KernelPlan { m_tiles, n_warps, k_warps, bk, stages, swap: true, wgmma: false, halves: true };
+                let mut plan = KernelPlan { m_tiles, n_warps, k_warps, bk, stages, swap: true, wgmma: false, halves: true, ws: false };
                 // 8-bit weights on sm_80 (512-deep stages of 128 columns) and 32 rows on sm_89
                 // take too much shared memory at the first depth.
                 while plan.validate(spec.arch(), spec.weight().bits()).is_err() && (plan.bk > 128 || plan.stages > 2) {
@@ -169,7 +169,7 @@ fn half_width_plans_on_emulator() {
         for m_tiles in [1, 2, 4, 8] {
             let (n_warps, k_warps) = [(1, 4), (2, 2), (1, 1), (2, 1)][ran % 4];
             let bk = [128, 256, 64][ran % 3];
-            let mut plan = KernelPlan { m_tiles, n_warps, k_warps, bk, stages: [3, 2, 4][ran % 3], swap: false, wgmma: false, halves: true };
+            let mut plan = KernelPlan { m_tiles, n_warps, k_warps, bk, stages: [3, 2, 4][ran % 3], swap: false, wgmma: false, halves: true, ws: false };
             while plan.validate(spec.arch(), spec.weight().bits()).is_err() && plan.bk > 64 {
                 plan.bk /= 2;
             }
@@ -183,11 +183,11 @@ fn half_width_plans_on_emulator() {
     report!("{ran} (spec, half-width plan) pairs checked on the emulator");
     assert_eq!(ran, 160);
     // Odd widths and wgmma plans have no half-width form.
-    let odd = KernelPlan { m_tiles: 1, n_warps: 1, k_warps: 4, bk: 256, stages: 3, swap: true, wgmma: false, halves: true };
+    let odd = KernelPlan { m_tiles: 1, n_warps: 1, k_warps: 4, bk: 256, stages: 3, swap: true, wgmma: false, halves: true, ws: false };
     assert!(odd.validate(Arch::Sm90, 3).is_err());
     assert!(KernelPlan { swap: false, k_warps: 1, wgmma: true, ..odd }.validate(Arch::Sm90a, 4).is_err());
-    assert_eq!("m2x8_n4x32_k4w_bk512_s3".parse::<KernelPlan>().unwrap(), KernelPlan { m_tiles: 2, n_warps: 2, k_warps: 4, bk: 512, stages: 3, swap: true, wgmma: false, halves: true });
-    assert_eq!(KernelPlan { m_tiles: 2, n_warps: 2, k_warps: 4, bk: 512, stages: 3, swap: true, wgmma: false, halves: true }.to_string(), "m2x8_n4x32_k4w_bk512_s3");
+    assert_eq!("m2x8_n4x32_k4w_bk512_s3".parse::<KernelPlan>().unwrap(), KernelPlan { m_tiles: 2, n_warps: 2, k_warps: 4, bk: 512, stages: 3, swap: true, wgmma: false, halves: true, ws: false });
+    assert_eq!(KernelPlan { m_tiles: 2, n_warps: 2, k_warps: 4, bk: 512, stages: 3, swap: true, wgmma: false, halves: true, ws: false }.to_string(), "m2x8_n4x32_k4w_bk512_s3");
 }
 
 /// wgmma plans (sm_90a: warpgroups, the dequantized weights as wgmma's register A operand, the
@@ -214,7 +214,7 @@ fn wgmma_plans_on_emulator() {
         for m_tiles in [1, 2, 4, 8, 16] {
             for n_warps in [1, 2, 4] {
                 for bk in [64, 128, 256] {
-                    let plan = KernelPlan { m_tiles, n_warps, k_warps: 1, bk, stages: [2, 3, 4][ran % 3], swap: false, wgmma: true, halves: false };
+                    let plan = KernelPlan { m_tiles, n_warps, k_warps: 1, bk, stages: [2, 3, 4][ran % 3], swap: false, wgmma: true, halves: false, ws: false };
                     if plan.validate(spec.arch(), spec.weight().bits()).is_err() {
                         continue;
                     }
@@ -232,6 +232,48 @@ fn wgmma_plans_on_emulator() {
     }
     report!("{ran} (spec, wgmma plan) pairs checked on the emulator");
     assert!(ran >= 70);
+}
+
+/// Warp-specialized wgmma plans ([`KernelPlan::ws`]: a producer warpgroup copies the stages and
+/// signals them on mbarriers, the wgmma warpgroups wait, compute and free the slots): M tiles,
+/// warpgroups, stage depths (ring wrap-around several times), partial stages, splits, each also
+/// assembled by ptxas.
+#[test]
+fn warp_specialized_plans_on_emulator() {
+    let spec = |w: &str, act: ActFormat, group: ScaleGroup| {
+        let mut p = SpecParts::new(WeightFormat::parse(w).unwrap(), act);
+        p.group = group;
+        p.arch = Arch::Sm90a;
+        Spec::new(p).unwrap_or_else(|e| panic!("{w}: {e:?}"))
+    };
+    use ScaleGroup::{Group, PerChannel};
+    let specs = [spec("u4", ActFormat::F16, Group(128)), spec("e2m1", ActFormat::Bf16, Group(32)), spec("u8", ActFormat::F16, PerChannel)];
+    let mut ran = 0;
+    for spec in &specs {
+        for m_tiles in [1, 4, 8] {
+            for n_warps in [1, 2, 3] {
+                for bk in [64, 128] {
+                    let plan = KernelPlan { m_tiles, n_warps, k_warps: 1, bk, stages: [2, 3, 4][ran % 3], swap: false, wgmma: true, halves: false, ws: true };
+                    if plan.validate(spec.arch(), spec.weight().bits()).is_err() {
+                        continue;
+                    }
+                    assert_eq!(plan.to_string().parse::<KernelPlan>().unwrap(), plan);
+                    let bm = 16 * m_tiles as usize;
+                    let m = [bm - 3, bm, 1, bm + 5][ran % 4];
+                    let split = [1, 2, 3][ran % 3];
+                    check_case(spec, &plan, m, split, ran, 4000 + ran as u64);
+                    let kernels = humming_core::kernel::generate(spec, &plan).unwrap();
+                    humming_core::ir::ptx::ptxas::assert_assembles_clean(&kernels.main, &[Arch::Sm90a]);
+                    ran += 1;
+                }
+            }
+        }
+    }
+    report!("{ran} (spec, warp-specialized plan) pairs checked on the emulator");
+    assert!(ran >= 40);
+    // Only wgmma plans with cp.async stages have a producer.
+    let mma = KernelPlan { m_tiles: 4, n_warps: 2, k_warps: 1, bk: 128, stages: 3, swap: false, wgmma: false, halves: false, ws: true };
+    assert!(mma.validate(Arch::Sm90a, 4).is_err());
 }
 
 /// Which dequantizers fold their offsets into an MMA (`Dequant::fold_offsets`), and the constants:

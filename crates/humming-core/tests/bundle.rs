@@ -35,7 +35,7 @@ fn buckets_are_ascending_valid_and_cover_every_m() {
 /// fills one wave of CTAs.
 #[test]
 fn spec_buckets_take_wgmma_above_m192_on_sm90a_only() {
-    let wg = KernelPlan { m_tiles: 8, n_warps: 4, k_warps: 1, bk: 128, stages: 4, swap: false, wgmma: true, halves: false };
+    let wg = KernelPlan { m_tiles: 8, n_warps: 4, k_warps: 1, bk: 128, stages: 4, swap: false, wgmma: true, halves: false, ws: false };
     let mut dyn_zp = SpecParts::new(WeightFormat::parse("u4").unwrap(), ActFormat::F16);
     dyn_zp.arch = Arch::Sm90a;
     dyn_zp.zero_point = ZeroPoint::Dynamic;

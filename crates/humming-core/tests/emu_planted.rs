@@ -545,3 +545,67 @@ fn bulk_copies_land_at_the_mbarrier_wait() {
     // The right wait: the copy has landed for every thread.
     bulk_then_read(512, |b, bar| b.mbarrier_wait(Addr::reg(bar), 0u32)).unwrap();
 }
+
+/// Warp 1 (the producer) cp.asyncs 16 bytes a lane into shared memory and arrives on a `full`
+/// mbarrier with `cp.async.mbarrier.arrive.noinc`; warp 0 (the consumer, which the emulator runs
+/// first) runs `wait` and then reads lane `l`'s first word into `out[l]`. The mbarrier expects
+/// `count` arrivals.
+fn producer_consumer(count: u32, wait: impl FnOnce(&mut KernelBuilder, Reg)) -> Result<Vec<u32>, EmuError> {
+    let mut b = KernelBuilder::new("ring", 64);
+    let src = b.param("src", ParamTy::Ptr);
+    let out = b.param("out", ParamTy::Ptr);
+    let smem = b.shared("stage", 32 * 16, 16);
+    let bar = b.shared("full", 8, 8);
+    let bar_at = b.shared_addr(bar);
+    let tid = b.special(SpecialReg::TidX);
+    let lead = setp(&mut b, Cmp::Eq, tid, 0u32);
+    b.guarded(lead, false, |b| b.mbarrier_init(Addr::reg(bar_at), count));
+    b.bar_sync(0);
+    let lane = b.bin(humming_core::ir::BinOp::And, Ty::B32, tid, 31u32);
+    let off = b.mul(Ty::U32, lane, 16u32);
+    let sa = b.add(Ty::U32, off, Operand::SharedAddr(smem));
+    let producer = setp(&mut b, Cmp::Ge, tid, 32u32);
+    b.if_else(
+        producer,
+        |b| {
+            let goff = b.cvt(Ty::U64, Ty::U32, None, off);
+            let ga = b.add(Ty::U64, src, goff);
+            b.emit(Inst::CpAsync { cache: CpAsyncCache::Cg, bytes: 16, dst: Addr::reg(sa), src: Addr::reg(ga), src_size: None, policy: None });
+            b.cp_async_mbarrier_arrive(Addr::reg(bar_at));
+        },
+        |b| {
+            wait(b, bar_at);
+            let v = ld(b, Space::Shared, Ty::U32, Addr::reg(sa));
+            let oa = thread_addr(b, out, 4);
+            st(b, Space::Global, Ty::U32, Addr::reg(oa), v);
+        },
+    );
+    let k = b.finish();
+    let mut emu = Emulator::new();
+    let data: Vec<u8> = (0..512u32).map(|i| (i * 7 + 3) as u8).collect();
+    let ps = emu.upload_new(&data).unwrap();
+    let po = emu.alloc(128).unwrap();
+    launch(&mut emu, &k, 1, &[KernelArg::Ptr(ps), KernelArg::Ptr(po)])?;
+    let raw = emu.download_vec(po, 128).unwrap();
+    Ok(raw.chunks(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect())
+}
+
+#[test]
+fn cp_async_copies_land_at_the_full_barrier_wait() {
+    // The consumer reaches its wait first and is suspended until the producer's 32 arrivals
+    // complete the phase; then every lane reads its own 16 bytes.
+    let got = producer_consumer(32, |b, bar| b.mbarrier_wait(Addr::reg(bar), 0u32)).unwrap();
+    let want: Vec<u32> = (0..32u32).map(|l| u32::from_le_bytes([0, 1, 2, 3].map(|j| ((16 * l + j) * 7 + 3) as u8))).collect();
+    assert_eq!(got, want);
+    // No wait: the consumer reads before the producer has even issued (shared memory holds the
+    // emulator's fill, not the data).
+    let got = producer_consumer(32, |_, _| {}).unwrap();
+    assert_ne!(got, want);
+    // More arrivals expected than the producer makes: the phase never completes.
+    let err = producer_consumer(33, |b, bar| b.mbarrier_wait(Addr::reg(bar), 0u32)).unwrap_err();
+    assert!(err.to_string().contains("1 arrivals and 0 transaction bytes outstanding"), "{err}");
+    // Fewer: arrivals 17..32 complete phase 1 as well, and the wait for parity 0 now waits for
+    // phase 2, which nothing completes (on the GPU, a hang).
+    let err = producer_consumer(16, |b, bar| b.mbarrier_wait(Addr::reg(bar), 0u32)).unwrap_err();
+    assert!(err.to_string().contains("16 arrivals and 0 transaction bytes outstanding"), "{err}");
+}

@@ -29,10 +29,10 @@ fn variant(v: &GemmVariant) -> TokenStream {
 }
 
 pub fn plan(p: &KernelPlan) -> TokenStream {
-    let KernelPlan { m_tiles, n_warps, k_warps, bk, stages, swap, wgmma, halves } = *p;
+    let KernelPlan { m_tiles, n_warps, k_warps, bk, stages, swap, wgmma, halves, ws } = *p;
     quote! {
         ::humming::core::kernel::KernelPlan {
-            m_tiles: #m_tiles, n_warps: #n_warps, k_warps: #k_warps, bk: #bk, stages: #stages, swap: #swap, wgmma: #wgmma, halves: #halves,
+            m_tiles: #m_tiles, n_warps: #n_warps, k_warps: #k_warps, bk: #bk, stages: #stages, swap: #swap, wgmma: #wgmma, halves: #halves, ws: #ws,
         }
     }
 }

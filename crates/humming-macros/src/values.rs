@@ -15,7 +15,7 @@ const SCALE_VALID: &str = "f16, bf16, e4m3, e5m2 or ue8m0";
 const ARCH_VALID: &str = "sm_75, sm_80, sm_86, sm_89, sm_90 or sm_90a";
 const PLAN_KEYS: [&str; 5] = ["m_tiles", "n_warps", "k_warps", "bk", "stages"];
 /// The optional plan keys (bools).
-const FLAG_KEYS: [&str; 3] = ["swap", "wgmma", "halves"];
+const FLAG_KEYS: [&str; 4] = ["swap", "wgmma", "halves", "ws"];
 const PLAN_EXAMPLE: &str = "plan = (m_tiles = 1, n_warps = 4, k_warps = 2, bk = 128, stages = 4)";
 
 fn err(tokens: impl ToTokens, msg: impl std::fmt::Display) -> syn::Error {
@@ -132,7 +132,8 @@ pub fn arch(e: &Expr) -> syn::Result<Vec<Arg<Arch>>> {
 
 /// `(m_tiles = 1, n_warps = 4, k_warps = 2, bk = 128, stages = 4)`: all five, each once, and
 /// optionally `swap = true` ([`KernelPlan::swap`], with `halves = true` for
-/// [`KernelPlan::halves`]) or `wgmma = true` ([`KernelPlan::wgmma`]). Checked against the
+/// [`KernelPlan::halves`]) or `wgmma = true` ([`KernelPlan::wgmma`], with `ws = true` for
+/// [`KernelPlan::ws`]). Checked against the
 /// generator's rules in `spec.rs`, where the target is known.
 pub fn plan(e: &Expr) -> syn::Result<KernelPlan> {
     let pairs: Vec<&Expr> = match e {
@@ -141,7 +142,7 @@ pub fn plan(e: &Expr) -> syn::Result<KernelPlan> {
         _ => return Err(err(e, format!("expected a kernel plan: `{PLAN_EXAMPLE}`"))),
     };
     let mut vals: [Option<u32>; 5] = [None; 5];
-    let mut flags: [Option<bool>; 3] = [None; 3];
+    let mut flags: [Option<bool>; 4] = [None; 4];
     for p in pairs {
         let Expr::Assign(a) = p else {
             return Err(err(p, format!("expected `key = integer`, one of {}: `{PLAN_EXAMPLE}`", PLAN_KEYS.join(", "))));
@@ -170,8 +171,8 @@ pub fn plan(e: &Expr) -> syn::Result<KernelPlan> {
     }
     match vals {
         [Some(m_tiles), Some(n_warps), Some(k_warps), Some(bk), Some(stages)] => {
-            let [swap, wgmma, halves] = flags.map(|f| f.unwrap_or(false));
-            Ok(KernelPlan { m_tiles, n_warps, k_warps, bk, stages, swap, wgmma, halves })
+            let [swap, wgmma, halves, ws] = flags.map(|f| f.unwrap_or(false));
+            Ok(KernelPlan { m_tiles, n_warps, k_warps, bk, stages, swap, wgmma, halves, ws })
         }
         _ => {
             let missing: Vec<String> =

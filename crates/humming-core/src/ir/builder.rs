@@ -475,6 +475,17 @@ impl KernelBuilder {
         self.emit(Inst::MbarrierArriveExpectTx { addr: addr.into(), bytes: bytes.into() });
     }
 
+    /// One arrival on the mbarrier at `addr` ([`Inst::MbarrierArrive`]).
+    pub fn mbarrier_arrive(&mut self, addr: impl Into<Addr>) {
+        self.emit(Inst::MbarrierArrive { addr: addr.into() });
+    }
+
+    /// One arrival on the mbarrier at `addr` when this thread's earlier `cp.async`s have landed
+    /// ([`Inst::CpAsyncMbarrierArrive`]).
+    pub fn cp_async_mbarrier_arrive(&mut self, addr: impl Into<Addr>) {
+        self.emit(Inst::CpAsyncMbarrierArrive { addr: addr.into() });
+    }
+
     /// Waits for the phase of parity `parity` of the mbarrier at `addr` ([`Inst::MbarrierWait`]).
     pub fn mbarrier_wait(&mut self, addr: impl Into<Addr>, parity: impl Into<Operand>) {
         self.emit(Inst::MbarrierWait { addr: addr.into(), parity: parity.into() });

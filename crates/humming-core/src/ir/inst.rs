@@ -292,6 +292,13 @@ pub enum Inst {
     /// current phase also waits for `bytes` more bytes of [`Inst::CpAsyncBulk`] transactions,
     /// then one arrival.
     MbarrierArriveExpectTx { addr: Addr, bytes: Operand },
+    /// `mbarrier.arrive.shared::cta.b64 _, [addr]` (sm_80, PTX 7.8): one arrival on the
+    /// barrier's current phase.
+    MbarrierArrive { addr: Addr },
+    /// `cp.async.mbarrier.arrive.noinc.shared::cta.b64 [addr]` (sm_80, PTX 7.8): one arrival on
+    /// the barrier at `addr` once every `cp.async` this thread issued before has landed (the
+    /// arrival is counted in the barrier's expected count: `.noinc`).
+    CpAsyncMbarrierArrive { addr: Addr },
     /// Blocks until the phase of parity `parity` (0 or 1) of the barrier at `addr` has
     /// completed: a loop of `mbarrier.try_wait.parity.shared::cta.b64` (sm_90, PTX 7.8). Takes no
     /// guard.

@@ -81,7 +81,9 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     let s_off = a_bytes + b_bytes;
     let z_off = s_off + s_rows * s_row_bytes;
     let stage_bytes = plan.stage_bytes_q(bits as u8, qb);
-    let flag_off = plan.smem_bytes_q(bits as u8, qb) - FLAG_BYTES;
+    let flag_off = plan.smem_bytes_q(bits as u8, qb) - FLAG_BYTES - plan.mbar_bytes();
+    // Warp-specialized plans: the `full` mbarriers of the ring slots, then the `empty` ones.
+    let mbar_off = plan.smem_bytes_q(bits as u8, qb) - plan.mbar_bytes();
     let blk_bytes = 128 * bits; // one (k16, n64) block
     let spw = plan.k_steps() / plan.k_warps; // k16 steps per warp per stage
 
@@ -110,6 +112,10 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     let policy = (cfg.cp_async && cfg.evict_first).then(|| b.create_policy(L2Evict::First, 1.0));
 
     let tid = b.special(SpecialReg::TidX);
+    // The threads that copy stages, and this thread's index among them: all of them, or with
+    // warp specialization the producer warpgroup after the math warps (`prod`).
+    let prod = plan.ws.then(|| b.setp(Cmp::Ge, Ty::U32, tid, plan.math_threads()));
+    let (ltid, lthreads) = if plan.ws { (b.add_u32(tid, plan.math_threads().wrapping_neg()), 128) } else { (tid, threads) };
     let lane = b.and32(tid, 31u32);
     let warp = b.shr32(tid, 5);
     // wgmma plans: warpgroup `wn` owns n64 block `wn`, its warp `w4` the m16 tile `w4` of it.
@@ -164,10 +170,10 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     // from one register. (Separate address sets per chunk cost up to 96 registers at M = 64.)
     // For wgmma plans (core matrices, `a_chunk_of`) it is regular when a round of threads covers
     // whole 8-row groups.
-    let a_regular_ok = threads % cpr_a == 0 && total_a % threads == 0 && (!plan.wgmma || threads % (8 * cpr_a) == 0);
+    let a_regular_ok = lthreads % cpr_a == 0 && total_a % lthreads == 0 && (!plan.wgmma || lthreads % (8 * cpr_a) == 0);
     let a_regular = a_regular_ok.then(|| {
-        let rpr = threads / cpr_a;
-        let (row0, c) = a_chunk_of(&mut b, tid, cpr_a, plan.wgmma);
+        let rpr = lthreads / cpr_a;
+        let (row0, c) = a_chunk_of(&mut b, ltid, cpr_a, plan.wgmma);
         let c8 = b.shl32(c, 3);
         let grow0 = b.add_u32(m0, row0);
         // Rows of this thread's column left inside M: row r is copied iff r * rpr < rows_left.
@@ -179,17 +185,21 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
         // Swizzled rows repeat their pattern every `phases` rounds; core matrices (a round is
         // `rpr / 8` whole groups of `bk * 16` bytes) advance by a fixed offset.
         let phases = if plan.wgmma { 1 } else { 8 / gcd(rpr, 8) };
-        let dsts: Vec<Reg> = (0..phases.min(total_a / threads))
+        let dsts: Vec<Reg> = (0..phases.min(total_a / lthreads))
             .map(|ph| {
                 let row = b.add_u32(row0, ph * rpr);
                 a_chunk_offset(&mut b, row, c, bk, plan.wgmma)
             })
             .collect();
-        let rounds = total_a / threads;
+        let rounds = total_a / lthreads;
         // (phase register, immediate offset) of round r.
         let dst_of = move |r: u32| (r % phases, (r / phases) * phases * rpr * bk * 2);
         for r in 0..rounds {
             let out = b.setp(Cmp::Le, Ty::U32, rows_left, r * rpr);
+            let out = match prod {
+                Some(p) => b.and_pred(out, p),
+                None => out,
+            };
             let (ph, imm) = dst_of(r);
             let d0 = b.add_u32(smem_base, dsts[ph as usize]);
             b.guarded(out, false, |b| {
@@ -201,14 +211,14 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
         (gbase, step, c8, rows_left, dsts, rounds, rpr, dst_of)
     });
     let mut a_chunks = Vec::new();
-    for r in 0..if a_regular.is_some() { 0 } else { total_a.div_ceil(threads) } {
-        let i = b.add_u32(tid, r * threads);
+    for r in 0..if a_regular.is_some() { 0 } else { total_a.div_ceil(lthreads) } {
+        let i = b.add_u32(ltid, r * lthreads);
         let (row, c) = a_chunk_of(&mut b, i, cpr_a, plan.wgmma);
         let grow = b.add_u32(m0, row);
         let row_ok = b.setp(Cmp::Lt, Ty::U32, grow, pm);
         // Chunks past the tile (when threads do not divide it) must not be issued at all: a
         // zero-filled copy would still write its destination, which lies in the next region.
-        let inb = (total_a % threads != 0).then(|| b.setp(Cmp::Lt, Ty::U32, i, total_a));
+        let inb = (total_a % lthreads != 0).then(|| b.setp(Cmp::Lt, Ty::U32, i, total_a));
         let rowc = b.selp(Ty::U32, grow, 0u32, row_ok);
         let c8 = b.shl32(c, 3);
         let elem = b.mad_u32(rowc, pk, c8);
@@ -219,6 +229,10 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
         let (issue, zero) = match inb {
             Some(inb) => (b.and_pred(row_ok, inb), b.and_pred(row_out, inb)),
             None => (row_ok, row_out),
+        };
+        let zero = match prod {
+            Some(p) => b.and_pred(zero, p),
+            None => zero,
         };
         let d0 = b.add_u32(smem_base, dst);
         b.guarded(zero, false, |b| {
@@ -237,11 +251,11 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     // Regular tiles (the usual case): every thread copies the same column chunk of rows
     // row0, row0 + rpr, ...: one 64-bit base per stage, one add per further row, immediate shared
     // offsets, and no copy at all for columns past n_pad (their warps do not compute).
-    let regular = threads % cpr_b == 0 && total_b % threads == 0;
+    let regular = lthreads % cpr_b == 0 && total_b % lthreads == 0;
     let b_regular = regular.then(|| {
-        let rpr = threads / cpr_b;
-        let row0 = b.op(BinOp::Div, Ty::U32, tid, cpr_b);
-        let c = b.op(BinOp::Rem, Ty::U32, tid, cpr_b);
+        let rpr = lthreads / cpr_b;
+        let row0 = b.op(BinOp::Div, Ty::U32, ltid, cpr_b);
+        let c = b.op(BinOp::Rem, Ty::U32, ltid, cpr_b);
         let c16 = b.shl32(c, 4);
         let off = b.add_u32(nb0_bytes, c16);
         let ok = b.setp(Cmp::Lt, Ty::U32, off, row_bytes);
@@ -250,16 +264,16 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
         let step = b.mul_u32(row_bytes, rpr);
         let dst = b.mad_u32(row0, 2 * bn * bits, c16);
         let dst = b.add_u32(dst, a_bytes);
-        (gbase, step, dst, ok, total_b / threads, rpr * 2 * bn * bits, row0, rpr)
+        (gbase, step, dst, ok, total_b / lthreads, rpr * 2 * bn * bits, row0, rpr)
     });
-    for r in 0..if regular { 0 } else { total_b.div_ceil(threads) } {
-        let i = b.add_u32(tid, r * threads);
+    for r in 0..if regular { 0 } else { total_b.div_ceil(lthreads) } {
+        let i = b.add_u32(ltid, r * lthreads);
         let row = b.op(BinOp::Div, Ty::U32, i, cpr_b);
         let c = b.op(BinOp::Rem, Ty::U32, i, cpr_b);
         let c16 = b.shl32(c, 4);
         let off = b.add_u32(nb0_bytes, c16);
         let mut ok = b.setp(Cmp::Lt, Ty::U32, off, row_bytes);
-        let inb = (total_b % threads != 0).then(|| b.setp(Cmp::Lt, Ty::U32, i, total_b));
+        let inb = (total_b % lthreads != 0).then(|| b.setp(Cmp::Lt, Ty::U32, i, total_b));
         if let Some(inb) = inb {
             ok = b.and_pred(ok, inb);
         }
@@ -278,15 +292,15 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
         let total_q = s_rows * cps;
         let npad_bytes = b.mul_u32(pnpad, elem_bytes);
         let col0 = b.mul_u32(nb0, 64 * elem_bytes);
-        (0..total_q.div_ceil(threads))
+        (0..total_q.div_ceil(lthreads))
             .map(|r| {
-                let i = b.add_u32(tid, r * threads);
+                let i = b.add_u32(ltid, r * lthreads);
                 let row = b.op(BinOp::Div, Ty::U32, i, cps);
                 let c = b.op(BinOp::Rem, Ty::U32, i, cps);
                 let c16 = b.shl32(c, 4);
                 let gcol = b.add_u32(col0, c16);
                 let mut ok = b.setp(Cmp::Lt, Ty::U32, gcol, npad_bytes);
-                if total_q % threads != 0 {
+                if total_q % lthreads != 0 {
                     let inb = b.setp(Cmp::Lt, Ty::U32, i, total_q);
                     ok = b.and_pred(ok, inb);
                 }
@@ -430,6 +444,13 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     // ---- per-lane compute state ----
     let nb = b.add_u32(nb0, wn);
     let nb_ok = b.setp(Cmp::Lt, Ty::U32, nb, n_blocks);
+    // A warp-specialized plan's producer computes and stores nothing.
+    let nb_ok = if plan.ws {
+        let math = b.setp(Cmp::Lt, Ty::U32, tid, plan.math_threads());
+        b.and_pred(nb_ok, math)
+    } else {
+        nb_ok
+    };
     // ldmatrix lanes: x4 over 16 rows (lanes 8-15 the rows 8..16, lanes 16-31 the upper k half:
     // the A fragment's order), or, swapped, over the n8 tiles of M in B-fragment order (lanes
     // 8-15 the upper k half of rows 0..8, lanes 16-31 rows 8..16: each tile's two registers come
@@ -511,7 +532,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     // and whether they stay pending across stages (with four stages or more: one fewer stage is
     // then in flight, see the main loop).
     let wg_depth = (spw - 1).min(2);
-    let wg_carry = plan.wgmma && cfg.cp_async && plan.stages >= 4 && wg_depth > 0;
+    let wg_carry = plan.wgmma && !plan.ws && cfg.cp_async && plan.stages >= 4 && wg_depth > 0;
     // wgmma plans with several steps a stage: whether the group spans the stage.
     let wg_whole = (plan.wgmma && spw > 1).then(|| b.setp(Cmp::Ge, Ty::U32, pgshift, bk.trailing_zeros()));
     let compute = |b: &mut KernelBuilder, st: Reg, off: Reg| {
@@ -706,7 +727,9 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     };
 
     // ---- main loop ----
-    if cfg.cp_async {
+    if plan.ws {
+        warp_specialized_loop(&mut b, &WsLoop { stages: plan.stages, stage_bytes, mbar: mbar_off, smem_base, tid, lane, prod: prod.expect("ws"), math_warps: plan.math_threads() / 32, n_iter, s_begin, pdl: cfg.pdl }, &load_stage, &compute);
+    } else if cfg.cp_async {
         let s = plan.stages;
         // Stages requested ahead of the one computed: all other slots of the ring, or, when
         // wgmma groups stay pending across stages (`wg_carry`), one fewer: the slot of the stage
@@ -952,6 +975,121 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
         },
     );
     b.finish()
+}
+
+/// What the warp-specialized main loop needs from [`build_main`].
+struct WsLoop {
+    stages: u32,
+    stage_bytes: u32,
+    /// Window offset of the `full` mbarriers (`stages` of them, then the `empty` ones).
+    mbar: u32,
+    smem_base: Reg,
+    tid: Reg,
+    lane: Reg,
+    /// The producer warpgroup's threads.
+    prod: Reg,
+    math_warps: u32,
+    n_iter: Reg,
+    s_begin: Reg,
+    pdl: bool,
+}
+
+/// The main loop of a warp-specialized plan ([`KernelPlan::ws`]). Stage `it` lives in ring slot
+/// `it % stages`, whose `full` barrier (128 arrivals: the producer threads' `cp.async.mbarrier.
+/// arrive.noinc`, each once its copies have landed) completes phase `it / stages` when the stage
+/// is in shared memory, and whose `empty` barrier (one arrival a math warp, after its wgmmas of
+/// the stage have retired) completes that phase when the slot may be refilled. The producer
+/// waits on `empty` before refilling a slot (not in the first round), the math warps on `full`
+/// before computing; no CTA barrier in between. With PDL the producer requests the first
+/// stages' weights before the dependency wait, as the other plans do.
+fn warp_specialized_loop(
+    b: &mut KernelBuilder,
+    l: &WsLoop,
+    load_stage: &dyn Fn(&mut KernelBuilder, Reg, Reg, bool, bool),
+    compute: &dyn Fn(&mut KernelBuilder, Reg, Reg),
+) {
+    let s = l.stages;
+    let bar_of = |b: &mut KernelBuilder, first: u32, slot: Reg| {
+        let a = b.mad_u32(slot, 8u32, l.smem_base);
+        Addr::reg_off(a, (l.mbar + 8 * first) as i64)
+    };
+    let lead = b.setp(Cmp::Eq, Ty::U32, l.tid, 0u32);
+    b.guarded(lead, false, |b| {
+        for slot in 0..s {
+            let a = b.add_u32(l.smem_base, l.mbar + 8 * slot);
+            b.mbarrier_init(Addr::reg(a), 128);
+            b.mbarrier_init(Addr::reg_off(a, 8 * s as i64), l.math_warps);
+        }
+        b.emit(Inst::FenceMbarrierInit);
+    });
+    // The producer's zero rows (past M) were written by the generic proxy; wgmma reads them
+    // through the async one.
+    b.emit(Inst::FenceProxyAsync);
+    b.emit(Inst::BarSync { id: 0, threads: None });
+    // Slot, its byte offset and the phase parity of iteration `it`.
+    let slot_of = |b: &mut KernelBuilder, it: Reg| {
+        let round = b.op(BinOp::Div, Ty::U32, it, s);
+        let slot = b.op(BinOp::Rem, Ty::U32, it, s);
+        let off = b.mul_u32(slot, l.stage_bytes);
+        let parity = b.and32(round, 1u32);
+        (slot, off, parity)
+    };
+    b.if_else(
+        l.prod,
+        |b| {
+            if l.pdl {
+                for pre in 0..s {
+                    let has = b.setp(Cmp::Gt, Ty::U32, l.n_iter, pre);
+                    b.if_then(has, |b| {
+                        let st = b.add_u32(l.s_begin, pre);
+                        let off = b.mov(Ty::U32, pre * l.stage_bytes);
+                        load_stage(b, st, off, false, true);
+                    });
+                }
+                b.emit(Inst::GridDepWait);
+                b.emit(Inst::GridDepLaunch);
+            }
+            b.for_range(0u32, l.n_iter, 1, |b, it| {
+                let (slot, off, parity) = slot_of(b, it);
+                let refill = b.setp(Cmp::Ge, Ty::U32, it, s);
+                b.if_then(refill, |b| {
+                    // Phase `it / stages - 1` of the slot's `empty` barrier.
+                    let p = b.xor(parity, 1u32);
+                    let e = bar_of(b, s, slot);
+                    b.mbarrier_wait(e, p);
+                });
+                let st = b.add_u32(l.s_begin, it);
+                if l.pdl {
+                    // The first round's weights were requested before the dependency wait.
+                    b.if_else(refill, |b| load_stage(b, st, off, true, true), |b| load_stage(b, st, off, true, false));
+                } else {
+                    load_stage(b, st, off, true, true);
+                }
+                let f = bar_of(b, 0, slot);
+                b.cp_async_mbarrier_arrive(f);
+            });
+        },
+        |b| {
+            if l.pdl {
+                b.emit(Inst::GridDepWait);
+                b.emit(Inst::GridDepLaunch);
+            }
+            let first = b.setp(Cmp::Eq, Ty::U32, l.lane, 0u32);
+            b.for_range(0u32, l.n_iter, 1, |b, it| {
+                let (slot, off, parity) = slot_of(b, it);
+                let f = bar_of(b, 0, slot);
+                b.mbarrier_wait(f, parity);
+                // The stage was written by cp.async (generic proxy); wgmma reads it through the
+                // async proxy.
+                b.emit(Inst::FenceProxyAsync);
+                let st = b.add_u32(l.s_begin, it);
+                // Ends with every wgmma group of the stage retired (no carry across stages).
+                compute(b, st, off);
+                let e = bar_of(b, s, slot);
+                b.guarded(first, false, |b| b.mbarrier_arrive(e));
+            });
+        },
+    );
 }
 
 /// Where the last CTA of a split-K tile finds the tile's f32 partials: slice `z` of the

@@ -37,11 +37,16 @@ pub struct KernelPlan {
     /// columns are `bits / 2` whole words of the lane's block), so a warp holds half the sums
     /// (and temporaries) and a CTA twice the warps. Written `n{2 n_warps}x32`.
     pub halves: bool,
+    /// Warp-specialized wgmma plan (written `..._ws`): one more warpgroup, the producer, copies
+    /// every stage with `cp.async` and signals it on the slot's `full` mbarrier; the wgmma
+    /// warpgroups wait on that, compute, and free the slot on its `empty` mbarrier. No CTA
+    /// barrier in the main loop, and no copies among the math warps' instructions.
+    pub ws: bool,
 }
 
 /// The rules [`KernelPlan::validate`] checks, in words (for error messages that list what is
 /// valid; keep in step with `validate`).
-pub const PLAN_RULES: &str = "m_tiles 1..=8 (1, 2 or 4 with swap, up to 16 with wgmma), wgmma only on sm_90a with k_warps 1, n_warps 1..=4 as registers allow (bm / 2 + 64 a thread) and bm x bk / 8 <= 8 x threads, half-width warps (n..x32) only in mma.sync plans of even weight widths, n_warps and k_warps 1..=8 (at most 16 warps), bk 64, 128, 256 or 512 with \
+pub const PLAN_RULES: &str = "m_tiles 1..=8 (1, 2 or 4 with swap, up to 16 with wgmma), wgmma only on sm_90a with k_warps 1, n_warps 1..=4 as registers allow (bm / 2 + 64 a thread) and bm x bk / 8 <= 8 x threads, half-width warps (n..x32) only in mma.sync plans of even weight widths, warp-specialized plans (_ws: a producer warpgroup more) only as wgmma plans, n_warps and k_warps 1..=8 (at most 16 warps), bk 64, 128, 256 or 512 with \
      bk / 16 a multiple of k_warps, stages 2..=8 (sm_80 and newer) or 1 (sm_75), and fits the target's shared memory";
 
 /// Registers a thread of a wgmma plan takes with `bm` rows of M (an upper bound from ptxas,
@@ -89,8 +94,13 @@ impl KernelPlan {
         self.n_warps * if self.wgmma { 4 } else if self.halves { 2 } else { 1 }
     }
 
-    /// Threads per CTA.
+    /// Threads per CTA: the math warps and, warp-specialized, the producer warpgroup.
     pub fn threads(&self) -> u32 {
+        self.math_threads() + if self.ws { 128 } else { 0 }
+    }
+
+    /// Threads of the warps that compute (all but a warp-specialized plan's producer).
+    pub fn math_threads(&self) -> u32 {
         32 * self.col_warps() * self.k_warps
     }
 
@@ -123,7 +133,13 @@ impl KernelPlan {
     /// column and group ([`KernelPlan::stage_bytes_q`]): the pipeline stages (reused by the
     /// k-warp reduction) and 16 bytes for the split-K arrival flag.
     pub fn smem_bytes_q(&self, bits: u8, qbytes: u32) -> u32 {
-        (self.stages * self.stage_bytes_q(bits, qbytes)).max(self.reduce_bytes()) + FLAG_BYTES
+        (self.stages * self.stage_bytes_q(bits, qbytes)).max(self.reduce_bytes()) + FLAG_BYTES + self.mbar_bytes()
+    }
+
+    /// Shared bytes of a warp-specialized plan's mbarriers (`full` and `empty` per stage), after
+    /// the split-K flag.
+    pub fn mbar_bytes(&self) -> u32 {
+        if self.ws { 16 * self.stages } else { 0 }
     }
 
     /// [`KernelPlan::smem_bytes_q`] for the largest quantization parameters (an upper bound for
@@ -143,11 +159,17 @@ impl KernelPlan {
         if self.wgmma && (self.swap || self.k_warps != 1 || self.n_warps > 4 || arch != Arch::Sm90a) {
             return bad("wgmma plans are sm_90a plans with k_warps 1, 1 to 4 warpgroups along N and no swap".into());
         }
-        if self.wgmma && wgmma_registers(self.bm()) > (65536 / self.threads()).min(255) {
+        // Warp-specialized: the producer's copy loop adds to the peak (128 rows at 512 threads
+        // spilled 80 bytes).
+        let margin = if self.ws { 8 } else { 0 };
+        if self.wgmma && wgmma_registers(self.bm()) + margin > (65536 / self.threads()).min(255) {
             return bad(format!("wgmma plans with {} rows of M need about {} registers a thread, more than {} threads can have", self.bm(), wgmma_registers(self.bm()), self.threads()));
         }
         if self.wgmma && self.bm() * self.bk / 8 > 8 * self.threads() {
             return bad(format!("wgmma plans copy at most 8 activation chunks per thread and stage ({} x {} over {} threads is more)", self.bm(), self.bk, self.threads()));
+        }
+        if self.ws && (!self.wgmma || self.stages < 2) {
+            return bad("warp-specialized plans (..._ws) are wgmma plans with cp.async stages".into());
         }
         if self.swap && !matches!(self.m_tiles, 1 | 2 | 4) {
             return bad(format!("swapped plans cover 8, 16 or 32 rows of M (m_tiles 1, 2 or 4), not {}", self.bm()));
@@ -257,7 +279,7 @@ impl KernelPlan {
             _ => (2, 2, 128, 3),
         };
         let stages = if cp_async { stages } else { 1 };
-        let mut plan = KernelPlan { m_tiles, n_warps: n_warps.min(n_blocks), k_warps, bk, stages, swap, wgmma: false, halves };
+        let mut plan = KernelPlan { m_tiles, n_warps: n_warps.min(n_blocks), k_warps, bk, stages, swap, wgmma: false, halves, ws: false };
         while plan.validate(arch, bits).is_err() {
             if plan.stages > 2 {
                 plan.stages -= 1;
@@ -294,7 +316,7 @@ impl KernelPlan {
         if m > 192 && n_pad >= 8192 && crate::kernel::wgmma_supported(spec) {
             // Three stages where four do not fit (8-bit weights).
             for stages in [4, 3] {
-                let plan = KernelPlan { m_tiles: 8, n_warps: 4, k_warps: 1, bk: 128, stages, swap: false, wgmma: true, halves: false };
+                let plan = KernelPlan { m_tiles: 8, n_warps: 4, k_warps: 1, bk: 128, stages, swap: false, wgmma: true, halves: false, ws: false };
                 if plan.validate(arch, bits).is_ok() {
                     return plan;
                 }
@@ -418,7 +440,8 @@ impl std::str::FromStr for KernelPlan {
     type Err = String;
 
     /// Parses the [`fmt::Display`] form, e.g. `m1x16_n4x64_k2w_bk128_s4`, `m1x8_...` for a
-    /// swapped plan, `..._wg` for a wgmma plan (not validated).
+    /// swapped plan, `..._wg` for a wgmma plan, `..._ws` for a warp-specialized one (not
+    /// validated).
     fn from_str(s: &str) -> Result<KernelPlan, String> {
         let bad = || format!("plan `{s}`: expected the form m1x16_n4x64_k2w_bk128_s4");
         let mut f = s.trim().split('_');
@@ -442,11 +465,13 @@ impl std::str::FromStr for KernelPlan {
             swap,
             wgmma: false,
             halves,
+            ws: false,
         };
-        match f.next() {
-            None => {}
-            Some("wg") if f.next().is_none() => plan.wgmma = true,
-            Some(_) => return Err(bad()),
+        match (f.next(), f.next(), f.next()) {
+            (None, ..) => {}
+            (Some("wg"), None, _) => plan.wgmma = true,
+            (Some("ws"), None, _) => (plan.wgmma, plan.ws) = (true, true),
+            _ => return Err(bad()),
         }
         Ok(plan)
     }
@@ -463,7 +488,9 @@ impl fmt::Display for KernelPlan {
             if self.halves { 32 } else { 64 },
             self.k_warps, self.bk, self.stages
         )?;
-        if self.wgmma {
+        if self.ws {
+            f.write_str("_ws")?;
+        } else if self.wgmma {
             f.write_str("_wg")?;
         }
         Ok(())

@@ -305,6 +305,12 @@ pub(crate) enum Kind {
         off: i64,
         bytes: Src,
     },
+    /// `mbarrier.arrive` (`cp: false`) or `cp.async.mbarrier.arrive.noinc` (`cp: true`).
+    MbarArrive {
+        addr: Src,
+        off: i64,
+        cp: bool,
+    },
     /// The `mbarrier.try_wait.parity` loop.
     MbarWait {
         addr: Src,
@@ -1240,6 +1246,8 @@ impl<'k> Lowerer<'k> {
                 off: addr.offset,
                 bytes: self.src(bytes, Ctx::Int(32))?,
             },
+            Inst::MbarrierArrive { addr } => Kind::MbarArrive { addr: self.addr_base(&addr.base, Space::Shared)?, off: addr.offset, cp: false },
+            Inst::CpAsyncMbarrierArrive { addr } => Kind::MbarArrive { addr: self.addr_base(&addr.base, Space::Shared)?, off: addr.offset, cp: true },
             Inst::MbarrierWait { addr, parity } => Kind::MbarWait {
                 addr: self.addr_base(&addr.base, Space::Shared)?,
                 off: addr.offset,

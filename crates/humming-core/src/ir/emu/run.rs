@@ -67,12 +67,17 @@ enum Stop {
     Barrier { id: u32, threads: Option<u32> },
     /// At a `wgmma` (index into the program's): waits for the rest of its warpgroup.
     Wgmma(u32),
+    /// At an mbarrier wait whose phase of parity `parity` (of the barrier at window offset
+    /// `at`) has not completed: the warp runs the wait again once it has.
+    Mbar { at: u32, parity: u32 },
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum WState {
     Ready,
     Waiting,
+    /// Suspended at an mbarrier wait ([`Stop::Mbar`]).
+    Mbar { at: u32, parity: u32 },
     Exited,
 }
 
@@ -242,6 +247,24 @@ impl CpState {
         Ok(())
     }
 
+    /// One arrival on the barrier at `at`; with `cp` (`cp.async.mbarrier.arrive.noinc`) the
+    /// thread's pending `cp.async` copies complete with this phase (they land at a wait that
+    /// observes it, like bulk copies).
+    fn mbar_arrive(&mut self, at: u32, tid: usize, cp: bool) -> Result<(), Fault> {
+        let copies = if cp { std::mem::take(&mut self.threads[tid].copies) } else { Vec::new() };
+        let m = self.mbar(at)?;
+        m.current.extend(copies);
+        m.pending -= 1;
+        Self::progress(m);
+        Ok(())
+    }
+
+    /// Whether the phase of parity `parity` of the barrier at `at` has completed.
+    fn mbar_done(&self, at: u32, parity: u32) -> Result<bool, Fault> {
+        let m = self.mbars.get(&at).ok_or_else(|| Fault::Undefined(format!("mbarrier at shared offset {at:#x} used before mbarrier.init")))?;
+        Ok(m.phase & 1 != parity)
+    }
+
     /// Completes the current phase when no arrival and no transaction byte is outstanding.
     fn progress(m: &mut Mbar) {
         if m.pending == 0 && m.tx == 0 {
@@ -252,14 +275,14 @@ impl CpState {
         }
     }
 
-    /// `mbarrier.try_wait.parity` until it succeeds: the phase of parity `parity` must have
-    /// completed (the emulator runs warps cooperatively and does not suspend them here), and
-    /// the bulk copies of completed phases land in shared memory.
+    /// `mbarrier.try_wait.parity` once the phase of parity `parity` has completed (a warp that
+    /// reaches the wait earlier is suspended until then, [`Stop::Mbar`]): the copies of
+    /// completed phases land in shared memory.
     fn mbar_wait(&mut self, at: u32, parity: u32, shared: &mut [u8]) -> Result<(), Fault> {
         let m = self.mbar(at)?;
         if m.phase & 1 == parity {
             return Err(Fault::Undefined(format!(
-                "mbarrier wait for the phase of parity {parity}, which has not completed ({} arrivals and {} transaction bytes outstanding); the emulator does not suspend warps on mbarrier waits",
+                "mbarrier wait for the phase of parity {parity}, which has not completed ({} arrivals and {} transaction bytes outstanding)",
                 m.pending, m.tx
             )));
         }
@@ -1055,12 +1078,24 @@ impl<'p, 'k> Runner<'p, 'k> {
         self.wg = vec![None; nwarps.div_ceil(4)];
         let mut cur = 0usize;
         loop {
-            let Some(w) = (0..nwarps)
-                .map(|i| (cur + i) % nwarps)
-                .find(|&w| self.warps[w].state == WState::Ready)
-            else {
+            let cp = &self.cp;
+            let Some(w) = (0..nwarps).map(|i| (cur + i) % nwarps).find(|&w| match self.warps[w].state {
+                WState::Ready => true,
+                WState::Mbar { at, parity } => cp.mbar_done(at, parity).unwrap_or(true),
+                _ => false,
+            }) else {
                 if self.warps.iter().all(|w| w.state == WState::Exited) {
                     return Ok(());
+                }
+                // A warp at an mbarrier wait that nothing can complete any more.
+                if let Some((w, WState::Mbar { at, parity })) = self.warps.iter().enumerate().map(|(i, x)| (i, x.state)).find(|(_, s)| matches!(s, WState::Mbar { .. })) {
+                    let m = &self.cp.mbars[&at];
+                    let why = format!(
+                        "mbarrier wait for the phase of parity {parity}, which has not completed ({} arrivals and {} transaction bytes outstanding) and cannot: every other warp waits or has exited",
+                        m.pending, m.tx
+                    );
+                    let trap = Trap { pc: self.warps[w].bar_pc, lane: self.warps[w].active.trailing_zeros(), fault: Fault::Undefined(why) };
+                    return Err(self.to_error(w, trap));
                 }
                 return Err(self.deadlock());
             };
@@ -1068,6 +1103,7 @@ impl<'p, 'k> Runner<'p, 'k> {
                 Ok(Stop::Exit) => self.warps[w].state = WState::Exited,
                 Ok(Stop::Barrier { id, threads }) => self.arrive(w, id, threads)?,
                 Ok(Stop::Wgmma(op)) => self.wgmma_arrive(w, op)?,
+                Ok(Stop::Mbar { at, parity }) => self.warps[w].state = WState::Mbar { at, parity },
                 Err(trap) => return Err(self.to_error(w, trap)),
             }
             cur = (w + 1) % nwarps;
@@ -1179,7 +1215,7 @@ impl<'p, 'k> Runner<'p, 'k> {
 
     fn deadlock(&self) -> EmuError {
         let waiting: Vec<u32> = (0..self.warps.len())
-            .filter(|&w| self.warps[w].state == WState::Waiting)
+            .filter(|&w| matches!(self.warps[w].state, WState::Waiting | WState::Mbar { .. }))
             .map(|w| w as u32)
             .collect();
         let exited: Vec<u32> = (0..self.warps.len())
@@ -1586,7 +1622,31 @@ impl<'p, 'k> Runner<'p, 'k> {
                     });
                     check!(r);
                 }
+                Kind::MbarArrive { addr, off, cp: with_copies } => {
+                    let r = try_lanes(m, |l| {
+                        let a = mbar_addr(regs, addr, off, l)?;
+                        let at = shared_at(cp, a, 8, Access::Mbarrier)? as u32;
+                        cp.mbar_arrive(at, w * 32 + l, with_copies)
+                    });
+                    check!(r);
+                }
                 Kind::MbarWait { addr, off, parity } => {
+                    // A lane whose phase has not completed suspends the warp here.
+                    let mut blocked = None;
+                    let r = try_lanes(m, |l| {
+                        let a = mbar_addr(regs, addr, off, l)?;
+                        let at = shared_at(cp, a, 8, Access::Mbarrier)? as u32;
+                        let par = (rd(regs, parity, l) & 1) as u32;
+                        if !cp.mbar_done(at, par)? {
+                            blocked.get_or_insert((at, par));
+                        }
+                        Ok(())
+                    });
+                    check!(r);
+                    if let Some((at, parity)) = blocked {
+                        self.warps[w].bar_pc = pc;
+                        break Stop::Mbar { at, parity };
+                    }
                     let r = try_lanes(m, |l| {
                         let a = mbar_addr(regs, addr, off, l)?;
                         let at = shared_at(cp, a, 8, Access::Mbarrier)? as u32;

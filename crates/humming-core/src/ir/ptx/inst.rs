@@ -480,6 +480,14 @@ impl<'a> InstPrinter<'a> {
                 let o = self.ops("mbarrier.arrive.expect_tx.shared::cta.b64");
                 Ok(format!("mbarrier.arrive.expect_tx.shared::cta.b64 _, {}, {};", o.addr(addr, Space::Shared)?, o.op(*bytes, Ty::U32)?))
             }
+            Inst::MbarrierArrive { addr } => {
+                let o = self.ops("mbarrier.arrive.shared::cta.b64");
+                Ok(format!("mbarrier.arrive.shared::cta.b64 _, {};", o.addr(addr, Space::Shared)?))
+            }
+            Inst::CpAsyncMbarrierArrive { addr } => {
+                let o = self.ops("cp.async.mbarrier.arrive.noinc.shared::cta.b64");
+                Ok(format!("cp.async.mbarrier.arrive.noinc.shared::cta.b64 {};", o.addr(addr, Space::Shared)?))
+            }
             Inst::MbarrierWait { .. } => Err(self.ops("mbarrier.try_wait.parity").invalid("printed as a loop by the kernel printer")),
             Inst::CpAsyncBulk { dst, src, bytes, mbar } => {
                 let name = "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes";

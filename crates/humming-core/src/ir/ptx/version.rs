@@ -100,6 +100,8 @@ pub fn requirement(inst: &Inst, target: Arch) -> Option<Need> {
         Inst::MbarrierInit { .. } => need("mbarrier.init", Arch::Sm80, V70),
         Inst::FenceMbarrierInit => need("fence.mbarrier_init", Arch::Sm90, V80),
         Inst::MbarrierArriveExpectTx { .. } => need("mbarrier.arrive.expect_tx", Arch::Sm90, V80),
+        Inst::MbarrierArrive { .. } => need("mbarrier.arrive", Arch::Sm80, V78),
+        Inst::CpAsyncMbarrierArrive { .. } => need("cp.async.mbarrier.arrive", Arch::Sm80, V78),
         Inst::MbarrierWait { .. } => need("mbarrier.try_wait.parity", Arch::Sm90, V78),
         Inst::CpAsyncBulk { .. } => need("cp.async.bulk", Arch::Sm90, V80),
         Inst::CpAsyncWait { .. } => need("cp.async.wait_group", Arch::Sm80, V70),
