@@ -386,6 +386,35 @@ case "$phase" in
     timeout 100 "$B/bin/bench_a16" $A --label sweep --no-copy --shapes $shapes --m 128 --harness graph --plans auto,$w128 --splits auto,2,4 >> "$H" 2>> "$L"
     echo '{}' > "$T"
     ;;
+  v28)
+    # Session 8: what the in-kernel split-K reduction costs. bin/bench_a16_old is a timing-only
+    # build without it (partials written, no counter, no reduction: wrong outputs, never
+    # checked); same call, same plans and splits.
+    A="--arch sm_90a"
+    for bin in bench_a16_old bench_a16 bench_a16_old bench_a16; do
+      timeout 100 "$B/bin/$bin" $A --label $bin --no-copy --shapes 4096x4096,$shapes --m 1,8,16,64 --harness graph --plans auto --splits auto,1 >> "$H" 2>> "$L"
+    done
+    echo '{}' > "$T"
+    ;;
+  v29)
+    # Session 8: the split-K arrival with one thread's fence.acq_rel.gpu pair instead of
+    # membar.gl in every thread; GPU checks (splits 2..5, M = 1..200), then an A/B against the
+    # previous build (bin/bench_a16_old) in the same call.
+    A="--arch sm_90a"
+    { for spec in "--weight u4" "--weight u8 --act bf16" "--weight e2m1 --act bf16 --scale ue8m0 --group 32" "--weight u3 --dynamic-zero --group 64"; do
+        for m in 1 13 37 61 130; do
+          timeout 60 "$B/bin/bench_a16" $A $spec --label chk --no-copy --shapes 4096x4224 --m $m --harness graph --iters 2 --reps 1 --plans auto --splits 2,3,5 --check ${m}x4096x4224
+        done
+      done
+      timeout 60 "$B/bin/bench_a16" $A --label chk --no-copy --shapes 8192x28672 --m 64 --harness graph --iters 2 --reps 1 --plans auto --splits auto,4 --check 64x8192x28672
+      timeout 60 "$B/bin/bench_a16" $A --label chk --no-copy --shapes 8192x8192 --m 256 --harness graph --iters 2 --reps 1 --plans auto --splits auto --check 200x8192x8192
+    } > /dev/null 2> "$OUT/tests.txt"
+    echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"; grep -vE "^check|^NVIDIA|^N x K|^skip" "$OUT/tests.txt" | head -5
+    for bin in bench_a16_old bench_a16 bench_a16_old bench_a16; do
+      timeout 100 "$B/bin/$bin" $A --label $bin --no-copy --shapes 4096x4096,$shapes --m 1,8,16,32,64 --harness graph --plans auto --splits auto >> "$H" 2>> "$L"
+    done
+    echo '{}' > "$T"
+    ;;
   v21)
     # Session 7: v20's bulk weight copies without the per-lane fence.proxy.async, A/B at M = 1
     # and 16 (a few GPU checks first).

@@ -132,6 +132,14 @@ fn m65_to_128_deep_k_plan() {
     let tall = KernelPlan::choose(128, 8192, 28672, Arch::Sm90, 4);
     assert_eq!(tall.to_string(), "m8x16_n4x32_k2w_bk128_s3");
     assert_eq!(tall.split_k_for(128, 8192, 28672, 132), 2);
+    // On sm_90a the specs wgmma plans generate for take the 128 x 256 wgmma tile there instead
+    // (v25-v27), split to one wave; not on 28672 x 8192 (K not deep) nor at M 129..192.
+    let wg = KernelPlan::choose_for(&spec("u4", ActFormat::F16, Arch::Sm90a), 100, 8192, 28672);
+    assert_eq!(wg.to_string(), "m8x16_n4x64_k1w_bk128_s4_wg");
+    assert_eq!(wg.split_k_for(100, 8192, 28672, 132), 4);
+    assert!(!KernelPlan::choose_for(&spec("u4", ActFormat::F16, Arch::Sm90a), 128, 28672, 8192).wgmma);
+    assert!(!KernelPlan::choose_for(&spec("u4", ActFormat::F16, Arch::Sm90a), 160, 8192, 28672).wgmma);
+    assert_eq!(KernelPlan::choose_for(&spec("u4", ActFormat::F16, Arch::Sm90), 100, 8192, 28672), tall);
     assert_eq!(KernelPlan::choose(65, 8192, 28672, Arch::Sm90, 4), tall);
     for (m, n, k, arch, bits) in [(128, 28672, 8192, Arch::Sm90, 4), (128, 8192, 28672, Arch::Sm90, 3), (64, 8192, 28672, Arch::Sm90, 4), (128, 8192, 28672, Arch::Sm75, 4)] {
         let p = KernelPlan::choose(m, n, k, arch, bits);

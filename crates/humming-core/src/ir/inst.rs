@@ -235,6 +235,11 @@ pub enum Inst {
     /// `membar.{cta|gl|sys}`: orders this thread's memory accesses before and after it, as seen
     /// by the threads of the level.
     Membar { level: MembarLevel },
+    /// `fence.acq_rel.gpu` (sm_70, PTX 6.0): with a relaxed atomic after it a release pattern,
+    /// before it an acquire pattern, at GPU scope (cumulative: it also orders the writes of other
+    /// threads this one has synchronized with, e.g. through `bar.sync`). Lighter than
+    /// `membar.gl` (`fence.sc.gpu`).
+    FenceAcqRelGpu,
     /// `griddepcontrol.wait` (sm_90, PTX 7.8): blocks until the grids this one depends on
     /// (under programmatic dependent launch) have completed and their memory is visible; a no-op
     /// in a grid launched without that attribute.

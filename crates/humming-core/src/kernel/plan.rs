@@ -305,7 +305,10 @@ impl KernelPlan {
     /// on 28672 x 8192 and 8192 x 28672 (equal or better at 8192^2), 12% faster at
     /// M = 384 on those two but 10% slower at 8192^2; slower at M = 192 (half of the second
     /// 128-row tile idle) and at M = 128 on 8192^2. At N = K = 4096 and M = 256 it was 15%
-    /// slower (32 tiles: split 4 leaves each CTA 8 stages).
+    /// slower (32 tiles: split 4 leaves each CTA 8 stages). M 65..=128 with deep K (>= 16384)
+    /// and N >= 8192 takes it too (v25-v27, 8192 x 28672 at M = 128, split 4: 157-162 us
+    /// against 166-169 for the 128-row half-width mma.sync plan `choose` gives there; 9% slower
+    /// at 8192^2, which keeps the mma.sync plan).
     pub fn choose_for(spec: &crate::Spec, m: usize, n_pad: usize, k_pad: usize) -> KernelPlan {
         Self::choose_for_shape(spec, m, n_pad, k_pad, true)
     }
@@ -313,7 +316,8 @@ impl KernelPlan {
     /// [`KernelPlan::choose_for`] with [`KernelPlan::choose_shape`]'s `known`.
     fn choose_for_shape(spec: &crate::Spec, m: usize, n_pad: usize, k_pad: usize, known: bool) -> KernelPlan {
         let (arch, bits) = (spec.arch(), spec.weight().bits());
-        if m > 192 && n_pad >= 8192 && crate::kernel::wgmma_supported(spec) {
+        let deep_128 = (65..=128).contains(&m) && k_pad >= 16384;
+        if (m > 192 || deep_128) && n_pad >= 8192 && crate::kernel::wgmma_supported(spec) {
             // Three stages where four do not fit (8-bit weights).
             for stages in [4, 3] {
                 let plan = KernelPlan { m_tiles: 8, n_warps: 4, k_warps: 1, bk: 128, stages, swap: false, wgmma: true, halves: false, ws: false };

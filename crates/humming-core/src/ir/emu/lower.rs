@@ -1283,6 +1283,7 @@ impl<'k> Lowerer<'k> {
             // wgmma completes when its warpgroup's last warp reaches it, so the fences and
             // group waits have nothing left to order.
             Inst::Membar { .. }
+            | Inst::FenceAcqRelGpu
             | Inst::GridDepLaunch
             | Inst::WgmmaFence
             | Inst::WgmmaCommit

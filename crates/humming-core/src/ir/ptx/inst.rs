@@ -458,6 +458,7 @@ impl<'a> InstPrinter<'a> {
                 Ok(format!("mov.b32 {{{}, {}}}, {};", o.reg(*lo, Ty::B16)?, o.reg(*hi, Ty::B16)?, o.reg(*src, Ty::B32)?))
             }
             Inst::Membar { level } => Ok(format!("membar.{};", level.ptx())),
+            Inst::FenceAcqRelGpu => Ok("fence.acq_rel.gpu;".to_string()),
             Inst::CpAsyncCommit => Ok("cp.async.commit_group;".to_string()),
             Inst::GridDepWait => Ok("griddepcontrol.wait;".to_string()),
             Inst::GridDepLaunch => Ok("griddepcontrol.launch_dependents;".to_string()),
