@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The closing GPU check of a session that changed default plans: device-quick.sh, then the new
 # defaults against the f64 reference (every element) at shapes that select them (session 7: the
-# 128-row half-width plan of deep K at M 65..128, the half-width M 9..16 plan of narrow layers).
+# 128-row half-width plan of deep K at M 65..128, the half-width M 9..16 plan of narrow layers;
+# session 8: below).
 # Run on the GPU machine after `bash scripts/gpu-bundle.sh` here; logs under $OUT.
 set -uo pipefail
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
@@ -10,6 +11,12 @@ export HUMMING_REQUIRE_GPU=1
 B=gpu-bundle/bin/example_bench_a16
 C="--label chk --no-copy --harness graph --iters 2 --reps 1 --plans auto"
 { timeout 40 $B $C --shapes 8192x28672 --m 128 --splits auto --check 100x8192x28672
+  # Session 8: the same shape on sm_90a takes the 128 x 256 wgmma tile (split 4); M <= 8 splits
+  # of one CTA an SM (4096^2: 2, 6144 x 4096: 1); the split-K arrival's acq_rel fences (every
+  # split check).
+  timeout 40 $B $C --arch sm_90a --shapes 8192x28672 --m 128 --splits auto --check 100x8192x28672
+  timeout 40 $B $C --shapes 4096x4096 --m 8 --splits auto --check 3x4096x4096
+  timeout 40 $B $C --weight u5 --act bf16 --shapes 6144x4096 --m 8 --splits auto,2 --check 5x6144x4096
   timeout 40 $B $C --weight u8 --act bf16 --shapes 4096x16384 --m 100 --splits auto --check 77x4096x16384
   timeout 40 $B $C --shapes 4096x4096 --m 16 --splits auto,3 --check 13x4096x4096
   timeout 40 $B $C --weight e2m1 --act bf16 --scale ue8m0 --group 32 --shapes 2048x4096 --m 16 --splits auto --check 11x2048x4096
