@@ -362,7 +362,8 @@ case "$phase" in
     ;;
   v26)
     # Session 8: wgmma words read two steps ahead, A/B against the previous build
-    # (bin/bench_a16_old) in the same call, wgmma plans at M = 64..256; GPU checks first.
+    # (bin/bench_a16_old) in the same call, wgmma plans at M = 64..256; GPU checks first. (The
+    # change measured within 1% and was reverted: this phase now compares equal builds.)
     A="--arch sm_90a"
     wg=m4x16_n4x64_k1w_bk128_s4_wg,m8x16_n4x64_k1w_bk128_s4_wg
     { for m in 61 100 200; do timeout 60 "$B/bin/bench_a16" $A --label chk --no-copy --shapes 4096x4224 --m $m --harness graph --iters 2 --reps 1 --plans $wg --splits 1,3 --check ${m}x4096x4224; done
@@ -389,7 +390,9 @@ case "$phase" in
   v28)
     # Session 8: what the in-kernel split-K reduction costs. bin/bench_a16_old is a timing-only
     # build without it (partials written, no counter, no reduction: wrong outputs, never
-    # checked); same call, same plans and splits.
+    # checked); same call, same plans and splits. That build was a throwaway commit (the split
+    # branch's code after the partial stores under a never-true condition), built with
+    # `OLD=<commit> bash scripts/perf-bundle.sh` and not kept.
     A="--arch sm_90a"
     for bin in bench_a16_old bench_a16 bench_a16_old bench_a16; do
       timeout 100 "$B/bin/$bin" $A --label $bin --no-copy --shapes 4096x4096,$shapes --m 1,8,16,64 --harness graph --plans auto --splits auto,1 >> "$H" 2>> "$L"
