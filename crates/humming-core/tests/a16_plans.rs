@@ -190,24 +190,35 @@ fn half_width_plans_on_emulator() {
     assert_eq!(KernelPlan { m_tiles: 2, n_warps: 2, k_warps: 4, bk: 512, stages: 3, swap: true, wgmma: false, halves: true, ws: false }.to_string(), "m2x8_n4x32_k4w_bk512_s3");
 }
 
+/// Checks wgmma `plan` for `spec` on the emulator at an M of run `ran` (inside, at and past the
+/// row tile, and 1) and split, and assembles it for sm_90a without spills; false (nothing run)
+/// when the plan is not valid for the spec.
+fn check_wgmma_case(spec: &Spec, plan: &KernelPlan, ran: usize, seed: u64) -> bool {
+    if plan.validate(spec.arch(), spec.weight().bits()).is_err() {
+        return false;
+    }
+    let bm = 16 * plan.m_tiles as usize;
+    let m = [bm - 3, bm, 1, bm + 5][ran % 4];
+    let split = [1, 2, 3][ran % 3];
+    check_case(spec, plan, m, split, ran, seed);
+    let kernels = humming_core::kernel::generate(spec, plan).unwrap();
+    humming_core::ir::ptx::ptxas::assert_assembles_clean(&kernels.main, &[Arch::Sm90a]);
+    true
+}
+
 /// wgmma plans (sm_90a: warpgroups, the dequantized weights as wgmma's register A operand, the
 /// activations as B in core matrices) over 4- and 8-bit formats, M tiles 16..256, one, two and
 /// four warpgroups (as registers allow), stage depths, partial stages and splits; each also
 /// assembled by ptxas.
 #[test]
 fn wgmma_plans_on_emulator() {
-    let spec = |w: &str, act: ActFormat, group: ScaleGroup| {
-        let mut p = SpecParts::new(WeightFormat::parse(w).unwrap(), act);
-        p.group = group;
-        p.arch = Arch::Sm90a;
-        Spec::new(p).unwrap_or_else(|e| panic!("{w}: {e:?}"))
-    };
     use ScaleGroup::{Group, PerChannel};
+    let sm90a = |w: &str, act: ActFormat, group: ScaleGroup| spec(w, act, None, group, ZeroPoint::Implicit, Arch::Sm90a);
     let specs = [
-        spec("u4", ActFormat::F16, Group(128)),
-        spec("e2m1", ActFormat::Bf16, Group(32)),
-        spec("u8", ActFormat::F16, Group(64)),
-        spec("i4", ActFormat::Bf16, PerChannel),
+        sm90a("u4", ActFormat::F16, Group(128)),
+        sm90a("e2m1", ActFormat::Bf16, Group(32)),
+        sm90a("u8", ActFormat::F16, Group(64)),
+        sm90a("i4", ActFormat::Bf16, PerChannel),
     ];
     let mut ran = 0;
     for spec in &specs {
@@ -215,17 +226,9 @@ fn wgmma_plans_on_emulator() {
             for n_warps in [1, 2, 4] {
                 for bk in [64, 128, 256] {
                     let plan = KernelPlan { m_tiles, n_warps, k_warps: 1, bk, stages: [2, 3, 4][ran % 3], swap: false, wgmma: true, halves: false, ws: false };
-                    if plan.validate(spec.arch(), spec.weight().bits()).is_err() {
-                        continue;
+                    if check_wgmma_case(spec, &plan, ran, 2000 + ran as u64) {
+                        ran += 1;
                     }
-                    let bm = 16 * m_tiles as usize;
-                    let m = [bm - 3, bm, 1, bm + 5][ran % 4];
-                    let split = [1, 2, 3][ran % 3];
-                    check_case(spec, &plan, m, split, ran, 2000 + ran as u64);
-                    // ptxas accepts it for sm_90a without spills.
-                    let kernels = humming_core::kernel::generate(spec, &plan).unwrap();
-                    humming_core::ir::ptx::ptxas::assert_assembles_clean(&kernels.main, &[Arch::Sm90a]);
-                    ran += 1;
                 }
             }
         }
@@ -240,31 +243,19 @@ fn wgmma_plans_on_emulator() {
 /// assembled by ptxas.
 #[test]
 fn warp_specialized_plans_on_emulator() {
-    let spec = |w: &str, act: ActFormat, group: ScaleGroup| {
-        let mut p = SpecParts::new(WeightFormat::parse(w).unwrap(), act);
-        p.group = group;
-        p.arch = Arch::Sm90a;
-        Spec::new(p).unwrap_or_else(|e| panic!("{w}: {e:?}"))
-    };
     use ScaleGroup::{Group, PerChannel};
-    let specs = [spec("u4", ActFormat::F16, Group(128)), spec("e2m1", ActFormat::Bf16, Group(32)), spec("u8", ActFormat::F16, PerChannel)];
+    let sm90a = |w: &str, act: ActFormat, group: ScaleGroup| spec(w, act, None, group, ZeroPoint::Implicit, Arch::Sm90a);
+    let specs = [sm90a("u4", ActFormat::F16, Group(128)), sm90a("e2m1", ActFormat::Bf16, Group(32)), sm90a("u8", ActFormat::F16, PerChannel)];
     let mut ran = 0;
     for spec in &specs {
         for m_tiles in [1, 4, 8] {
             for n_warps in [1, 2, 3] {
                 for bk in [64, 128] {
                     let plan = KernelPlan { m_tiles, n_warps, k_warps: 1, bk, stages: [2, 3, 4][ran % 3], swap: false, wgmma: true, halves: false, ws: true };
-                    if plan.validate(spec.arch(), spec.weight().bits()).is_err() {
-                        continue;
+                    if check_wgmma_case(spec, &plan, ran, 4000 + ran as u64) {
+                        assert_eq!(plan.to_string().parse::<KernelPlan>().unwrap(), plan);
+                        ran += 1;
                     }
-                    assert_eq!(plan.to_string().parse::<KernelPlan>().unwrap(), plan);
-                    let bm = 16 * m_tiles as usize;
-                    let m = [bm - 3, bm, 1, bm + 5][ran % 4];
-                    let split = [1, 2, 3][ran % 3];
-                    check_case(spec, &plan, m, split, ran, 4000 + ran as u64);
-                    let kernels = humming_core::kernel::generate(spec, &plan).unwrap();
-                    humming_core::ir::ptx::ptxas::assert_assembles_clean(&kernels.main, &[Arch::Sm90a]);
-                    ran += 1;
                 }
             }
         }

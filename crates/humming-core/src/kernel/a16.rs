@@ -116,6 +116,11 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     // warp specialization the producer warpgroup after the math warps (`prod`).
     let prod = plan.ws.then(|| b.setp(Cmp::Ge, Ty::U32, tid, plan.math_threads()));
     let (ltid, lthreads) = if plan.ws { (b.add_u32(tid, plan.math_threads().wrapping_neg()), 128) } else { (tid, threads) };
+    // A predicate of the copying threads' setup stores (the producer's alone when specialized).
+    let copier_only = |b: &mut KernelBuilder, p: Reg| match prod {
+        Some(q) => b.and_pred(p, q),
+        None => p,
+    };
     let lane = b.and32(tid, 31u32);
     let warp = b.shr32(tid, 5);
     // wgmma plans: warpgroup `wn` owns n64 block `wn`, its warp `w4` the m16 tile `w4` of it.
@@ -196,10 +201,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
         let dst_of = move |r: u32| (r % phases, (r / phases) * phases * rpr * bk * 2);
         for r in 0..rounds {
             let out = b.setp(Cmp::Le, Ty::U32, rows_left, r * rpr);
-            let out = match prod {
-                Some(p) => b.and_pred(out, p),
-                None => out,
-            };
+            let out = copier_only(&mut b, out);
             let (ph, imm) = dst_of(r);
             let d0 = b.add_u32(smem_base, dsts[ph as usize]);
             b.guarded(out, false, |b| {
@@ -230,10 +232,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
             Some(inb) => (b.and_pred(row_ok, inb), b.and_pred(row_out, inb)),
             None => (row_ok, row_out),
         };
-        let zero = match prod {
-            Some(p) => b.and_pred(zero, p),
-            None => zero,
-        };
+        let zero = copier_only(&mut b, zero);
         let d0 = b.add_u32(smem_base, dst);
         b.guarded(zero, false, |b| {
             for st in 0..plan.stages {
@@ -727,41 +726,43 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     };
 
     // ---- main loop ----
+    // The first `count` stages (those that exist) into ring slots 0.., ending each with a
+    // commit group or not. With programmatic dependent launch the grid may start while the
+    // previous one still runs: the first stages' weights (never written by a kernel) are
+    // requested before waiting for it, the activations after.
+    let first_stages = |b: &mut KernelBuilder, count: u32, act: bool, weights: bool, commit: bool| {
+        for pre in 0..count {
+            let has = b.setp(Cmp::Gt, Ty::U32, n_iter, pre);
+            b.if_then(has, |b| {
+                let st = b.add_u32(s_begin, pre);
+                let off = b.mov(Ty::U32, pre * stage_bytes);
+                load_stage(b, st, off, act, weights);
+            });
+            if commit {
+                loader.end_stage(b);
+            }
+        }
+    };
     if plan.ws {
-        warp_specialized_loop(&mut b, &WsLoop { stages: plan.stages, stage_bytes, mbar: mbar_off, smem_base, tid, lane, prod: prod.expect("ws"), math_warps: plan.math_threads() / 32, n_iter, s_begin, pdl: cfg.pdl }, &load_stage, &compute);
+        let l = WsLoop { stages: plan.stages, stage_bytes, mbar: mbar_off, smem_base, tid, lane, prod: prod.expect("ws"), math_warps: plan.math_threads() / 32, n_iter, s_begin, pdl: cfg.pdl };
+        warp_specialized_loop(&mut b, &l, &load_stage, &|b| first_stages(b, plan.stages, false, true, false), &compute);
     } else if cfg.cp_async {
         let s = plan.stages;
         // Stages requested ahead of the one computed: all other slots of the ring, or, when
         // wgmma groups stay pending across stages (`wg_carry`), one fewer: the slot of the stage
         // before may still be read by them.
         let ahead = if wg_carry { s - 2 } else { s - 1 };
-        // With programmatic dependent launch the grid may start while the previous one still
-        // runs: the first stages' weights (never written by a kernel) are requested before
-        // waiting for it, the activations after. All of them land in the first commit group,
-        // which the first wait covers.
-        // The first `ahead` stages (those that exist), ending each with a commit group or not.
-        let prologue = |b: &mut KernelBuilder, act: bool, weights: bool, commit: bool| {
-            for pre in 0..ahead {
-                let has = b.setp(Cmp::Gt, Ty::U32, n_iter, pre);
-                b.if_then(has, |b| {
-                    let st = b.add_u32(s_begin, pre);
-                    let off = b.mov(Ty::U32, pre * stage_bytes);
-                    load_stage(b, st, off, act, weights);
-                });
-                if commit {
-                    loader.end_stage(b);
-                }
-            }
-        };
+        // With PDL the weights requested before the dependency wait land in the first commit
+        // group, which the first wait covers.
         if cfg.pdl {
-            prologue(&mut b, false, true, false);
+            first_stages(&mut b, ahead, false, true, false);
             b.emit(Inst::GridDepWait);
             // The previous grid is done: the next one may start (its CTAs take the SMs' free
             // registers and shared memory and request their first weight stages while this
             // grid streams; they wait for its end before touching anything it writes).
             b.emit(Inst::GridDepLaunch);
         }
-        prologue(&mut b, true, !cfg.pdl, true);
+        first_stages(&mut b, ahead, true, !cfg.pdl, true);
         // Ring offsets of the stage computed and the stage loaded in this iteration.
         let rd = b.mov(Ty::U32, 0u32);
         let wr = b.mov(Ty::U32, ahead * stage_bytes);
@@ -1011,6 +1012,7 @@ fn warp_specialized_loop(
     b: &mut KernelBuilder,
     l: &WsLoop,
     load_stage: &dyn Fn(&mut KernelBuilder, Reg, Reg, bool, bool),
+    first_weights: &dyn Fn(&mut KernelBuilder),
     compute: &dyn Fn(&mut KernelBuilder, Reg, Reg),
 ) {
     let s = l.stages;
@@ -1043,14 +1045,7 @@ fn warp_specialized_loop(
         l.prod,
         |b| {
             if l.pdl {
-                for pre in 0..s {
-                    let has = b.setp(Cmp::Gt, Ty::U32, l.n_iter, pre);
-                    b.if_then(has, |b| {
-                        let st = b.add_u32(l.s_begin, pre);
-                        let off = b.mov(Ty::U32, pre * l.stage_bytes);
-                        load_stage(b, st, off, false, true);
-                    });
-                }
+                first_weights(b);
                 b.emit(Inst::GridDepWait);
                 b.emit(Inst::GridDepLaunch);
             }

@@ -395,28 +395,25 @@ impl KernelPlan {
         }
         let tiles = (n_pad as u32).div_ceil(self.bn()) * (m.max(1) as u32).div_ceil(self.bm());
         let stages = (k_pad as u32).div_ceil(self.bk).max(1);
-        // M <= 8 plans (swapped, one n8 tile of M): since the next grid starts as soon as this
-        // one has passed its dependency wait (PDL, v22), one CTA an SM leaves it room to request
-        // its first stages early; two CTAs an SM pay only where each still has 6+ stages (v23
-        // sweep over nine layer shapes: 4096^2 split 2 5.24 us against 5.53 at split 4, 6144 x
-        // 4096 split 1 6.30 against 6.67 at 2; 8192^2 and 4096 x 14336 keep 2 and 4).
-        if self.swap && self.m_tiles == 1 {
-            let room2 = 21 * sms / 10;
-            return [8u32, 4, 2]
-                .into_iter()
-                .find(|&s| stages >= 2 * s && (tiles * s <= sms || (tiles * s <= room2 && stages >= 6 * s)))
-                .unwrap_or(1);
-        }
-        let room = if one_wave {
-            sms
-        } else if self.swap && self.m_tiles == 2 {
-            // ~170 registers a thread: 12 warps of a 64K-register SM (v6 sweep: the best split
-            // fills those, e.g. 2 for 8 warps and 64 tiles, 4 for 4 warps and 64 tiles).
-            (12 / (self.threads() / 32)).max(1) * sms
-        } else {
-            21 * sms / 10
+        // CTAs a split may make: one an SM for wgmma-like plans, 12 warps an SM for swapped two-
+        // tile plans, about two an SM otherwise. M <= 8 plans (swapped, one n8 tile of M): since
+        // the next grid starts as soon as this one has passed its dependency wait (PDL, v22), one
+        // CTA an SM leaves it room to request its first stages early; two CTAs an SM pay only
+        // where each still has 6+ stages (v23 sweep over nine layer shapes: 4096^2 split 2 5.24
+        // us against 5.53 at split 4, 6144 x 4096 split 1 6.30 against 6.67 at 2; 8192^2 and 4096
+        // x 14336 keep 2 and 4).
+        let room = |s: u32| {
+            if one_wave || (self.swap && self.m_tiles == 1 && stages < 6 * s) {
+                sms
+            } else if self.swap && self.m_tiles == 2 {
+                // ~170 registers a thread: 12 warps of a 64K-register SM (v6 sweep: the best
+                // split fills those, e.g. 2 for 8 warps and 64 tiles, 4 for 4 warps and 64 tiles).
+                (12 / (self.threads() / 32)).max(1) * sms
+            } else {
+                21 * sms / 10
+            }
         };
-        [8u32, 4, 2].into_iter().find(|&s| tiles * s <= room && stages >= 2 * s).unwrap_or(1)
+        [8u32, 4, 2].into_iter().find(|&s| tiles * s <= room(s) && stages >= 2 * s).unwrap_or(1)
     }
 }
 
@@ -471,10 +468,10 @@ impl std::str::FromStr for KernelPlan {
             halves,
             ws: false,
         };
-        match (f.next(), f.next(), f.next()) {
-            (None, ..) => {}
-            (Some("wg"), None, _) => plan.wgmma = true,
-            (Some("ws"), None, _) => (plan.wgmma, plan.ws) = (true, true),
+        match (f.next(), f.next()) {
+            (None, _) => {}
+            (Some("wg"), None) => plan.wgmma = true,
+            (Some("ws"), None) => (plan.wgmma, plan.ws) = (true, true),
             _ => return Err(bad()),
         }
         Ok(plan)

@@ -46,10 +46,12 @@
 //!   copy reads its global source when it issues and stays pending (as a `cp.async` does, with
 //!   the same error on a touch of its destination) until a thread's wait observes the phase it
 //!   completed in; then its bytes land. `mbarrier.arrive.expect_tx` adds its bytes and arrives;
-//!   a phase completes when neither arrivals nor bytes are outstanding. Warps are not suspended
-//!   on mbarrier waits: a wait whose phase has not completed is an
-//!   [`EmuError::UndefinedBehavior`] (a kernel must order the copies and arrivals before the
-//!   wait, e.g. by a barrier), never a hang.
+//!   a phase completes when neither arrivals nor bytes are outstanding. `mbarrier.arrive` is one
+//!   arrival; `cp.async.mbarrier.arrive.noinc` is one too, and the thread's pending `cp.async`
+//!   copies then complete with that phase like bulk copies. A warp at a wait whose phase has not
+//!   completed is suspended until another warp completes it; a wait that nothing can complete
+//!   any more (every other warp waits or has exited) is an [`EmuError::UndefinedBehavior`]
+//!   naming the outstanding arrivals and bytes, never a hang.
 //!
 //! # Arithmetic
 //! Integer operations wrap at the type width; shifts clamp the amount at the width; division by

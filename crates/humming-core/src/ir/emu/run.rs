@@ -218,7 +218,7 @@ impl CpState {
     }
 
     fn mbar(&mut self, at: u32) -> Result<&mut Mbar, Fault> {
-        self.mbars.get_mut(&at).ok_or_else(|| Fault::Undefined(format!("mbarrier at shared offset {at:#x} used before mbarrier.init")))
+        self.mbars.get_mut(&at).ok_or_else(|| uninit_mbar(at))
     }
 
     /// One arrival that also expects `bytes` more transaction bytes.
@@ -261,7 +261,7 @@ impl CpState {
 
     /// Whether the phase of parity `parity` of the barrier at `at` has completed.
     fn mbar_done(&self, at: u32, parity: u32) -> Result<bool, Fault> {
-        let m = self.mbars.get(&at).ok_or_else(|| Fault::Undefined(format!("mbarrier at shared offset {at:#x} used before mbarrier.init")))?;
+        let m = self.mbars.get(&at).ok_or_else(|| uninit_mbar(at))?;
         Ok(m.phase & 1 != parity)
     }
 
@@ -275,22 +275,15 @@ impl CpState {
         }
     }
 
-    /// `mbarrier.try_wait.parity` once the phase of parity `parity` has completed (a warp that
-    /// reaches the wait earlier is suspended until then, [`Stop::Mbar`]): the copies of
-    /// completed phases land in shared memory.
-    fn mbar_wait(&mut self, at: u32, parity: u32, shared: &mut [u8]) -> Result<(), Fault> {
-        let m = self.mbar(at)?;
-        if m.phase & 1 == parity {
-            return Err(Fault::Undefined(format!(
-                "mbarrier wait for the phase of parity {parity}, which has not completed ({} arrivals and {} transaction bytes outstanding)",
-                m.pending, m.tx
-            )));
-        }
-        let done = std::mem::take(&mut m.done);
+    /// The end of a successful `mbarrier.try_wait.parity` on the barrier at `at` (whose phase
+    /// [`CpState::mbar_done`] has found complete; a warp that reaches the wait earlier is
+    /// suspended until then, [`Stop::Mbar`]): the copies of completed phases land in shared
+    /// memory.
+    fn mbar_land(&mut self, at: u32, shared: &mut [u8]) {
+        let done = self.mbars.get_mut(&at).map(|m| std::mem::take(&mut m.done)).unwrap_or_default();
         for ci in done {
             self.land(ci, shared);
         }
-        Ok(())
     }
 
     fn commit(&mut self, tid: usize) {
@@ -331,6 +324,11 @@ impl CpState {
             t.retired += 1;
         }
     }
+}
+
+/// An mbarrier used before its `mbarrier.init`.
+fn uninit_mbar(at: u32) -> Fault {
+    Fault::Undefined(format!("mbarrier at shared offset {at:#x} used before mbarrier.init"))
 }
 
 /// The 8-byte aligned window address of an mbarrier operand.
@@ -1631,14 +1629,16 @@ impl<'p, 'k> Runner<'p, 'k> {
                     check!(r);
                 }
                 Kind::MbarWait { addr, off, parity } => {
-                    // A lane whose phase has not completed suspends the warp here.
+                    // Every lane's barrier first: one whose phase has not completed suspends the
+                    // warp here (it runs the wait again once it has); then the copies land.
+                    let mut ats = [0u32; 32];
                     let mut blocked = None;
                     let r = try_lanes(m, |l| {
                         let a = mbar_addr(regs, addr, off, l)?;
-                        let at = shared_at(cp, a, 8, Access::Mbarrier)? as u32;
+                        ats[l] = shared_at(cp, a, 8, Access::Mbarrier)? as u32;
                         let par = (rd(regs, parity, l) & 1) as u32;
-                        if !cp.mbar_done(at, par)? {
-                            blocked.get_or_insert((at, par));
+                        if !cp.mbar_done(ats[l], par)? {
+                            blocked.get_or_insert((ats[l], par));
                         }
                         Ok(())
                     });
@@ -1647,12 +1647,7 @@ impl<'p, 'k> Runner<'p, 'k> {
                         self.warps[w].bar_pc = pc;
                         break Stop::Mbar { at, parity };
                     }
-                    let r = try_lanes(m, |l| {
-                        let a = mbar_addr(regs, addr, off, l)?;
-                        let at = shared_at(cp, a, 8, Access::Mbarrier)? as u32;
-                        cp.mbar_wait(at, (rd(regs, parity, l) & 1) as u32, shared)
-                    });
-                    check!(r);
+                    lanes(m, |l| cp.mbar_land(ats[l], shared));
                 }
                 Kind::CpBulk { dst, dst_off, src, src_off, bytes, mbar, mbar_off } => {
                     let site = op.site;
