@@ -25,6 +25,23 @@ if [ "${1:-}" = small ]; then
   sm 8192x28672 16 m1x16_n1x64_k8w_bk512_s3 2 m16_k28672
   exit 0
 fi
+if [ "${1:-}" = src ]; then
+  # Session 9: per-SASS-instruction stall samples (source page) of the M = 64 kernels and the
+  # M = 16 swapped kernel, to see which instruction the warps wait at.
+  src() { timeout 90 ncu --clock-control none --target-processes all -k regex:hm_a16 -s 2 -c 1 \
+      --section SourceCounters --section WarpStateStats --section SchedulerStats --section ComputeWorkloadAnalysis --section SpeedOfLight \
+      --import-source no -f -o "$OUT/rep_$5" "$B/bin/bench_a16" --arch sm_90a --no-copy --shapes $1 --m $2 --plans $3 --splits $4 \
+      --harness launch --iters 2 --reps 1 > "$OUT/ncu_$5.log" 2>&1
+    ncu -i "$OUT/rep_$5.ncu-rep" --page source --csv --print-source sass > "/tmp/src_$5.csv" 2>&1
+    python3 "$B/ncu_src_summary.py" "/tmp/src_$5.csv" >> "$OUT/src_summary.txt" 2>&1 || head -c 3000 "/tmp/src_$5.csv" >> "$OUT/src_summary.txt"
+    ncu -i "$OUT/rep_$5.ncu-rep" --page details > "$OUT/details_$5.txt" 2>&1
+    rm -f "$OUT/rep_$5.ncu-rep"; }
+  src 8192x28672 64 m4x16_n4x64_k1w_bk128_s4_wg 4 wg_m64
+  [ -n "${SRC_ONLY_WG:-}" ] && exit 0
+  src 8192x28672 64 auto auto mma_m64
+  src 8192x28672 16 auto auto mma_m16
+  exit 0
+fi
 run 8192x8192 64 m4x16_n4x64_k1w_bk128_s4_wg 8 wg_m64
 run 8192x8192 64 m4x16_n1x64_k4w_bk256_s2 2 mma_m64
 run 8192x28672 256 m8x16_n4x64_k1w_bk128_s4_wg 1 wg_m256

@@ -20,16 +20,19 @@ for l in sys.stdin:
     if m.get("reason")=="compiler-artifact" and m.get("executable") and m["target"]["name"].startswith("gpu_"):
         shutil.copy(m["executable"], sys.argv[1] + "/bin/" + m["target"]["name"]); print("bundled", m["target"]["name"])' "$DEST"
 fi
-# OLD=<commit>: also the benchmark of that commit, as bin/bench_a16_old (A/B in one call).
-# The old build keeps its own target folder (target-old, ignored) so that later A/B builds are
-# incremental; the worktree is temporary.
-if [ -n "${OLD:-}" ]; then
+# OLD="<commit> [<commit> ...]": also the benchmark of each of those commits, as bin/bench_a16_old,
+# bin/bench_a16_old2, ... (A/B in one call). The old builds share their own target folder
+# (target-old, ignored) so that later A/B builds are incremental; the worktrees are temporary.
+i=1
+for old in ${OLD:-}; do
   root=$(pwd); wt=$(mktemp -d)
-  git worktree add -f --detach "$wt" "$OLD" -q
+  git worktree add -f --detach "$wt" "$old" -q
   (cd "$wt" && CARGO_TARGET_DIR="$root/target-old" cargo build --release --example bench_a16 -q)
-  cp "$root/target-old/release/examples/bench_a16" "$DEST/bin/bench_a16_old"
+  suffix=$([ $i = 1 ] && echo "" || echo $i)
+  cp "$root/target-old/release/examples/bench_a16" "$DEST/bin/bench_a16_old$suffix"
   git worktree remove --force "$wt"
-fi
-cp scripts/bench_torch.py scripts/bench_table.py scripts/perf-session.sh scripts/ncu-stall.sh "$DEST/"
+  i=$((i + 1))
+done
+cp scripts/bench_torch.py scripts/bench_table.py scripts/perf-session.sh scripts/ncu-stall.sh scripts/ncu_src_summary.py "$DEST/"
 git rev-parse --short HEAD > "$DEST/COMMIT"; git status --short >> "$DEST/COMMIT"
 du -sh "$DEST"

@@ -399,6 +399,65 @@ case "$phase" in
     done
     echo '{}' > "$T"
     ;;
+  v32)
+    # Session 9: wgmma activations in the K-major 128-byte-swizzled layout, copied row-major
+    # (whole sectors; v30's ncu: the core-matrix copies took 8x the ideal shared wavefronts and
+    # 32% excess L2 sectors), and steps dequantized two at a time; against the previous commit
+    # (bin/bench_a16_old), same call. GPU checks of the wgmma plans first.
+    A="--arch sm_90a"
+    wg=m1x16_n4x64_k1w_bk128_s4_wg,m2x16_n4x64_k1w_bk128_s4_wg,m4x16_n4x64_k1w_bk128_s4_wg,m8x16_n4x64_k1w_bk128_s4_wg,m4x16_n2x64_k1w_bk128_s6_wg,m8x16_n2x64_k1w_bk64_s6_wg
+    { for spec in "--weight u4" "--weight u8 --act bf16" "--weight u4 --act bf16 --dynamic-zero --group 64"; do
+        for m in 13 29 61 130; do
+          timeout 60 "$B/bin/bench_a16" $A $spec --label chk --no-copy --shapes 4096x4224 --m $m --harness graph --iters 2 --reps 1 --plans $wg --splits 1,3 --check ${m}x4096x4224
+        done
+      done
+      timeout 60 "$B/bin/bench_a16" $A --label chk --no-copy --shapes 8192x28672 --m 64 --harness graph --iters 2 --reps 1 --plans $wg --splits auto --check 64x8192x28672
+      timeout 60 "$B/bin/bench_a16" $A --label chk --no-copy --shapes 8192x8192 --m 256 --harness graph --iters 2 --reps 1 --plans $wg --splits auto --check 256x8192x8192
+    } > /dev/null 2> "$OUT/tests.txt"
+    echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"; grep -vE "^check|^NVIDIA|^N x K|^skip" "$OUT/tests.txt" | head -5
+    for bin in bench_a16_old bench_a16 bench_a16_old bench_a16; do
+      timeout 100 "$B/bin/$bin" $A --label $bin --no-copy --shapes $shapes --m 16,32,64,128,256 --harness graph --plans $wg --splits auto >> "$H" 2>> "$L"
+    done
+    timeout 100 "$B/bin/bench_a16" $A --label auto --no-copy --shapes $shapes --m 16,32,64,128,256 --harness graph --plans auto --splits auto >> "$H" 2>> "$L"
+    SRC_ONLY_WG=1 bash $B/ncu-stall.sh src; rm -f "$OUT"/ncu_*.log "$OUT/sweep.txt"
+    echo '{}' > "$T"
+    ;;
+  v31)
+    # Session 9: wgmma steps dequantized two at a time (this build) against one at a time
+    # (bin/bench_a16_old, the previous commit) and four at a time (bin/bench_a16_old2, a
+    # throwaway commit), same call; GPU checks of this build's wgmma plans first.
+    A="--arch sm_90a"
+    wg=m1x16_n4x64_k1w_bk128_s4_wg,m2x16_n4x64_k1w_bk128_s4_wg,m4x16_n4x64_k1w_bk128_s4_wg,m8x16_n4x64_k1w_bk128_s4_wg
+    { for spec in "--weight u4" "--weight u8 --act bf16" "--weight u4 --act bf16 --dynamic-zero --group 64"; do
+        for m in 13 29 61 130; do
+          timeout 60 "$B/bin/bench_a16" $A $spec --label chk --no-copy --shapes 4096x4224 --m $m --harness graph --iters 2 --reps 1 --plans $wg --splits 1,3 --check ${m}x4096x4224
+        done
+      done
+      timeout 60 "$B/bin/bench_a16" $A --label chk --no-copy --shapes 8192x28672 --m 64 --harness graph --iters 2 --reps 1 --plans $wg --splits auto --check 64x8192x28672
+    } > /dev/null 2> "$OUT/tests.txt"
+    echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"; grep -vE "^check|^NVIDIA|^N x K|^skip" "$OUT/tests.txt" | head -5
+    for bin in bench_a16_old bench_a16 bench_a16_old2 bench_a16_old bench_a16 bench_a16_old2; do
+      timeout 100 "$B/bin/$bin" $A --label $bin --no-copy --shapes $shapes --m 16,32,64,128,256 --harness graph --plans $wg --splits auto >> "$H" 2>> "$L"
+    done
+    timeout 100 "$B/bin/bench_a16" $A --label auto --no-copy --shapes $shapes --m 16,32,64,128,256 --harness graph --plans auto --splits auto >> "$H" 2>> "$L"
+    echo '{}' > "$T"
+    ;;
+  v30)
+    # Session 9: where the wgmma kernels' time goes. Per-instruction stall samples (ncu source
+    # page, `ncu-stall.sh src`), then the wgmma plans against bin/bench_a16_old, a timing-only
+    # build whose wgmma A operand is the packed word itself (no dequantization: wrong outputs,
+    # never checked; a throwaway commit built with `OLD=<commit> bash scripts/perf-bundle.sh`),
+    # and the wgmma plans at M = 16 and 32 against the defaults.
+    A="--arch sm_90a"
+    bash $B/ncu-stall.sh src
+    ls -la "$OUT"
+    w=m4x16_n4x64_k1w_bk128_s4_wg,m8x16_n4x64_k1w_bk128_s4_wg
+    for bin in bench_a16_old bench_a16 bench_a16_old bench_a16; do
+      timeout 100 "$B/bin/$bin" $A --label $bin --no-copy --shapes 8192x8192,8192x28672 --m 64,128,256 --harness graph --plans $w --splits auto >> "$H" 2>> "$L"
+    done
+    timeout 100 "$B/bin/bench_a16" $A --label m16-32 --no-copy --shapes $shapes --m 16,32 --harness graph --plans auto,m1x16_n4x64_k1w_bk128_s4_wg,m2x16_n4x64_k1w_bk128_s4_wg,m1x16_n2x64_k1w_bk128_s4_wg,m2x16_n2x64_k1w_bk128_s4_wg --splits auto >> "$H" 2>> "$L"
+    echo '{}' > "$T"
+    ;;
   v29)
     # Session 8: the split-K arrival with one thread's fence.acq_rel.gpu pair instead of
     # membar.gl in every thread; GPU checks (splits 2..5, M = 1..200), then an A/B against the

@@ -11,7 +11,7 @@ enum Misuse {
     ThreeWarps,
     /// Warp 1's descriptor points elsewhere.
     SplitDescriptor,
-    /// A 128-byte-swizzle descriptor.
+    /// A 64-byte-swizzle descriptor (the emulator models no swizzle and the 128-byte one).
     Swizzled,
     /// Lanes 0..16 of every warp only.
     HalfWarp,
@@ -44,7 +44,7 @@ fn kernel(misuse: Misuse) -> Kernel {
         _ => sb,
     };
     let desc = b.wgmma_desc(start, 128, 256);
-    let desc = if misuse == Misuse::Swizzled { b.bin(BinOp::Or, Ty::B64, desc, Operand::Imm(1i64 << 62)) } else { desc };
+    let desc = if misuse == Misuse::Swizzled { b.bin(BinOp::Or, Ty::B64, desc, Operand::Imm(2i64 << 62)) } else { desc };
     let a: Vec<_> = (0..4).map(|_| b.mov(Ty::B32, 0u32)).collect();
     let d: Vec<_> = (0..4).map(|_| b.mov(Ty::F32, Operand::f32(0.0))).collect();
     let wgmma = |b: &mut KernelBuilder| {

@@ -510,12 +510,23 @@ impl KernelBuilder {
     /// address in `start` (`.b32`), leading byte offset `lbo` and stride byte offset `sbo`: each
     /// encoded as `(x & 0x3FFFF) >> 4`, in bits 0..14, 16..30 and 32..46.
     pub fn wgmma_desc(&mut self, start: Reg, lbo: u32, sbo: u32) -> Reg {
+        self.wgmma_desc_mode(start, lbo, sbo, 0)
+    }
+
+    /// A 128-byte-swizzle `wgmma` descriptor (layout type 1 in bits 62..64) of a K-major operand
+    /// whose 8-row groups are `sbo` bytes apart; the leading byte offset is unused (16). The
+    /// operand must lie in a 1 KB-aligned swizzle atom; `start` may point 32-byte k16 steps into it.
+    pub fn wgmma_desc_sw128(&mut self, start: Reg, sbo: u32) -> Reg {
+        self.wgmma_desc_mode(start, 16, sbo, 1)
+    }
+
+    fn wgmma_desc_mode(&mut self, start: Reg, lbo: u32, sbo: u32, mode: u64) -> Reg {
         let enc = |x: u32| (x & 0x3ffff) >> 4;
         let s = self.shr(Ty::U32, start, 4u32);
         let s = self.and(Ty::U32, s, 0x3fffu32);
         let lo = self.bin(BinOp::Or, Ty::B32, s, enc(lbo) << 16);
         let lo = self.cvt(Ty::U64, Ty::U32, None, lo);
-        self.bin(BinOp::Or, Ty::B64, lo, Operand::Imm((enc(sbo) as i64) << 32))
+        self.bin(BinOp::Or, Ty::B64, lo, Operand::Imm(((enc(sbo) as u64) << 32 | mode << 62) as i64))
     }
 
     /// `ldmatrix.sync.aligned.m8n8.xN{.trans}.shared.b16` into `n` (1, 2, 4) fresh `.b32` registers.

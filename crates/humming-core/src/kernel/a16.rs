@@ -81,9 +81,10 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     let s_off = a_bytes + b_bytes;
     let z_off = s_off + s_rows * s_row_bytes;
     let stage_bytes = plan.stage_bytes_q(bits as u8, qb);
-    let flag_off = plan.smem_bytes_q(bits as u8, qb) - FLAG_BYTES - plan.mbar_bytes();
+    let used = plan.smem_bytes_q(bits as u8, qb) - plan.smem_align_pad();
+    let flag_off = used - FLAG_BYTES - plan.mbar_bytes();
     // Warp-specialized plans: the `full` mbarriers of the ring slots, then the `empty` ones.
-    let mbar_off = plan.smem_bytes_q(bits as u8, qb) - plan.mbar_bytes();
+    let mbar_off = used - plan.mbar_bytes();
     let blk_bytes = 128 * bits; // one (k16, n64) block
     let spw = plan.k_steps() / plan.k_warps; // k16 steps per warp per stage
 
@@ -107,6 +108,13 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     let (pm, pn, pk, pnpad, pkpad, pgshift) = (p[7], p[8], p[9], p[10], p[11], p[12]);
     let smem = b.dynamic_shared(128);
     let smem_base = b.mov(Ty::U32, Operand::SharedAddr(smem));
+    let smem_base = match plan.smem_align_pad() {
+        0 => smem_base,
+        pad => {
+            let up = b.add_u32(smem_base, pad - 1);
+            b.and32(up, !(pad - 1))
+        }
+    };
     // Weights and their scales are read once: evict them from L2 first (activations, reused by
     // every CTA along N, keep the normal policy).
     let policy = (cfg.cp_async && cfg.evict_first).then(|| b.create_policy(L2Evict::First, 1.0));
@@ -173,12 +181,12 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     // row0, row0 + rpr, ...: one 64-bit source per stage advanced by a fixed step, shared
     // destinations from at most 8 swizzle phases plus immediates, and the row test against M
     // from one register. (Separate address sets per chunk cost up to 96 registers at M = 64.)
-    // For wgmma plans (core matrices, `a_chunk_of`) it is regular when a round of threads covers
-    // whole 8-row groups.
-    let a_regular_ok = lthreads % cpr_a == 0 && total_a % lthreads == 0 && (!plan.wgmma || lthreads % (8 * cpr_a) == 0);
+    let a_regular_ok = lthreads % cpr_a == 0 && total_a % lthreads == 0;
+    // Shared bytes between consecutive rows of the A tile (wgmma: rows of a 128-byte slice).
+    let a_pitch = if plan.wgmma { 128 } else { bk * 2 };
     let a_regular = a_regular_ok.then(|| {
         let rpr = lthreads / cpr_a;
-        let (row0, c) = a_chunk_of(&mut b, ltid, cpr_a, plan.wgmma);
+        let (row0, c) = a_chunk_of(&mut b, ltid, cpr_a);
         let c8 = b.shl32(c, 3);
         let grow0 = b.add_u32(m0, row0);
         // Rows of this thread's column left inside M: row r is copied iff r * rpr < rows_left.
@@ -187,18 +195,17 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
         let elem = b.mad_u32(grow0, pk, c8);
         let gbase = b.addr64(pa, elem, 2u32);
         let step = b.mul_u32(pk, 2 * rpr);
-        // Swizzled rows repeat their pattern every `phases` rounds; core matrices (a round is
-        // `rpr / 8` whole groups of `bk * 16` bytes) advance by a fixed offset.
-        let phases = if plan.wgmma { 1 } else { 8 / gcd(rpr, 8) };
+        // Swizzled rows repeat their pattern every `phases` rounds.
+        let phases = 8 / gcd(rpr, 8);
         let dsts: Vec<Reg> = (0..phases.min(total_a / lthreads))
             .map(|ph| {
                 let row = b.add_u32(row0, ph * rpr);
-                a_chunk_offset(&mut b, row, c, bk, plan.wgmma)
+                a_chunk_offset(&mut b, row, c, bm, bk, plan.wgmma)
             })
             .collect();
         let rounds = total_a / lthreads;
         // (phase register, immediate offset) of round r.
-        let dst_of = move |r: u32| (r % phases, (r / phases) * phases * rpr * bk * 2);
+        let dst_of = move |r: u32| (r % phases, (r / phases) * phases * rpr * a_pitch);
         for r in 0..rounds {
             let out = b.setp(Cmp::Le, Ty::U32, rows_left, r * rpr);
             let out = copier_only(&mut b, out);
@@ -215,7 +222,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     let mut a_chunks = Vec::new();
     for r in 0..if a_regular.is_some() { 0 } else { total_a.div_ceil(lthreads) } {
         let i = b.add_u32(ltid, r * lthreads);
-        let (row, c) = a_chunk_of(&mut b, i, cpr_a, plan.wgmma);
+        let (row, c) = a_chunk_of(&mut b, i, cpr_a);
         let grow = b.add_u32(m0, row);
         let row_ok = b.setp(Cmp::Lt, Ty::U32, grow, pm);
         // Chunks past the tile (when threads do not divide it) must not be issued at all: a
@@ -225,7 +232,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
         let c8 = b.shl32(c, 3);
         let elem = b.mad_u32(rowc, pk, c8);
         let gbase = b.addr64(pa, elem, 2u32);
-        let dst = a_chunk_offset(&mut b, row, c, bk, plan.wgmma);
+        let dst = a_chunk_offset(&mut b, row, c, bm, bk, plan.wgmma);
         // Rows past M are never copied: they are zeroed once here, in every stage.
         let row_out = b.setp(Cmp::Ge, Ty::U32, grow, pm);
         let (issue, zero) = match inb {
@@ -530,7 +537,10 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     // wgmma groups left pending after each step (at most 2, fewer than the steps of a stage),
     // and whether they stay pending across stages (with four stages or more: one fewer stage is
     // then in flight, see the main loop).
-    let wg_depth = (spw - 1).min(2);
+    // Steps are dequantized `wg_unroll` at a time (independent chains a warp interleaves) and
+    // their wgmmas committed as one group; `wg_depth` counts such groups.
+    let wg_unroll = if spw % 2 == 0 { 2 } else { 1 };
+    let wg_depth = (spw / wg_unroll - 1).min(2 / wg_unroll);
     let wg_carry = plan.wgmma && !plan.ws && cfg.cp_async && plan.stages >= 4 && wg_depth > 0;
     // wgmma plans with several steps a stage: whether the group spans the stage.
     let wg_whole = (plan.wgmma && spw > 1).then(|| b.setp(Cmp::Ge, Ty::U32, pgshift, bk.trailing_zeros()));
@@ -594,23 +604,31 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                         let waddr = b.add_u32(waddr, wbytes);
                         b.ld_vec(Space::Shared, Ty::B32, (bits / 4) as usize, Addr::reg(waddr))
                     };
-                    let mut tiles = scales_of(b, 0);
-                    let mut words = tile_words(b, 0);
-                    for i in 0..spw {
-                        let f = cfg.dequant.pairs(b, &words, &tiles, 4);
-                        let a = [f[0], f[2], f[1], f[3]];
+                    let u = wg_unroll;
+                    let mut tiles: Vec<_> = (0..if every_step { u } else { 1 }).map(|j| scales_of(b, j)).collect();
+                    let mut words: Vec<_> = (0..u).map(|j| tile_words(b, j)).collect();
+                    for i in (0..spw).step_by(u as usize) {
+                        let frags: Vec<Vec<Reg>> = (0..u as usize)
+                            .map(|j| {
+                                let f = cfg.dequant.pairs(b, &words[j], &tiles[if every_step { j } else { 0 }], 4);
+                                vec![f[0], f[2], f[1], f[3]]
+                            })
+                            .collect();
                         b.emit(Inst::WgmmaFence);
-                        // B of step i: chunks 2i, 2i + 1 of every row (LBO 128 bytes between
-                        // them), 8-row groups bk * 16 bytes apart (SBO).
-                        let start = b.add_u32(sa, 256 * i);
-                        let desc = b.wgmma_desc(start, 128, bk * 16);
-                        b.emit(Inst::Wgmma { n: bm, ab: cfg.mma.ab_type(), d: d.clone(), a: a.to_vec(), b_desc: desc, accumulate: Operand::Imm(1) });
+                        for (j, a) in frags.into_iter().enumerate() {
+                            // B of step s = i + j: 32 bytes into a row of 128-byte slice s / 4
+                            // (`a_chunk_offset`), 8-row groups 1 KB apart.
+                            let s = i + j as u32;
+                            let start = b.add_u32(sa, (s / 4) * bm * 128 + (s % 4) * 32);
+                            let desc = b.wgmma_desc_sw128(start, 1024);
+                            b.emit(Inst::Wgmma { n: bm, ab: cfg.mma.ab_type(), d: d.clone(), a, b_desc: desc, accumulate: Operand::Imm(1) });
+                        }
                         b.emit(Inst::WgmmaCommit);
-                        let last = i + 1 == spw;
+                        let last = i + u == spw;
                         if !last {
-                            words = tile_words(b, i + 1);
+                            words = (0..u).map(|j| tile_words(b, i + u + j)).collect();
                             if every_step {
-                                tiles = scales_of(b, i + 1);
+                                tiles = (0..u).map(|j| scales_of(b, i + u + j)).collect();
                             }
                         }
                         b.emit(Inst::WgmmaWait { n: if last && !wg_carry { 0 } else { wg_depth } });
@@ -1186,33 +1204,29 @@ fn reduce_tile(b: &mut KernelBuilder, t: &ReduceTile, mut store: impl FnMut(&mut
     }
 }
 
-/// Row and 16-byte chunk column of activation chunk `i` of a stage (`cpr` chunks per row):
-/// row-major, or for wgmma plans column-major within 8-row groups, so that eight consecutive
-/// threads copy one core matrix (128 contiguous bytes: a warp's stores are free of bank
-/// conflicts).
-fn a_chunk_of(b: &mut KernelBuilder, i: Reg, cpr: u32, wgmma: bool) -> (Reg, Reg) {
+/// Row and 16-byte chunk column of activation chunk `i` of a stage (`cpr` chunks per row),
+/// row-major: consecutive threads copy consecutive chunks of a row (whole sectors from global
+/// memory).
+fn a_chunk_of(b: &mut KernelBuilder, i: Reg, cpr: u32) -> (Reg, Reg) {
     let lg = cpr.trailing_zeros();
-    if wgmma {
-        let r8 = b.and32(i, 7u32);
-        let c = b.bfe(i, 3, lg);
-        let grp = b.shr32(i, 3 + lg);
-        (b.mad_u32(grp, 8u32, r8), c)
-    } else {
-        (b.shr32(i, lg), b.and32(i, cpr - 1))
-    }
+    (b.shr32(i, lg), b.and32(i, cpr - 1))
 }
 
-/// Byte offset of activation chunk (`row`, `c`) in a stage's A tile (`bk` halves per row): the
-/// rows with their chunks XOR-swizzled by `row % 8` (ldmatrix reads without bank conflicts), or
-/// for wgmma's B operand core matrices (8 rows x 16 bytes) with the chunks of an 8-row group
-/// side by side (128 bytes apart) and the groups `bk * 16` bytes apart.
-fn a_chunk_offset(b: &mut KernelBuilder, row: Reg, c: Reg, bk: u32, wgmma: bool) -> Reg {
+/// Byte offset of activation chunk (`row`, `c`) in a stage's A tile (`bm` rows of `bk` halves):
+/// the rows with their chunks XOR-swizzled by `row % 8` (ldmatrix reads without bank
+/// conflicts), or for wgmma's B operand the K-major 128-byte-swizzled layout: the tile cut
+/// into 64-half (128-byte) column slices of `bm` rows each, chunk `c % 8` of a row stored at
+/// `(c % 8) ^ (row % 8)` (a 1 KB-aligned slice, so the XOR equals the one wgmma applies to the
+/// address bits).
+fn a_chunk_offset(b: &mut KernelBuilder, row: Reg, c: Reg, bm: u32, bk: u32, wgmma: bool) -> Reg {
     let r8 = b.and32(row, 7u32);
     if wgmma {
-        let grp = b.shr32(row, 3);
-        let o = b.mul_u32(grp, bk * 16);
-        let o = b.mad_u32(c, 128u32, o);
-        b.mad_u32(r8, 16u32, o)
+        let slice = b.shr32(c, 3);
+        let c8 = b.and32(c, 7u32);
+        let sw = b.xor(c8, r8);
+        let sw = b.shl32(sw, 4);
+        let o = b.mad_u32(row, 128u32, sw);
+        b.mad_u32(slice, bm * 128, o)
     } else {
         let sw = b.xor(c, r8);
         let sw = b.shl32(sw, 4);

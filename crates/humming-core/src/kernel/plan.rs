@@ -114,8 +114,11 @@ impl KernelPlan {
     /// for 8-bit ones, plus 1 with dynamic zero points): the A tile (`bm x bk` halves), the B
     /// tile (`bk x bn` codes) and `bk / 16` group rows of scales (and zero points) for the tile's
     /// columns (the most groups a stage can touch, at group size 16).
+    /// wgmma plans round it up to 1 KB: each stage's A tile starts on a 1 KB boundary, as the
+    /// 128-byte swizzle of its activations needs.
     pub fn stage_bytes_q(&self, bits: u8, qbytes: u32) -> u32 {
-        self.bm() * self.bk * 2 + self.bk * self.bn() * bits as u32 / 8 + self.k_steps() * self.bn() * qbytes
+        let bytes = self.bm() * self.bk * 2 + self.bk * self.bn() * bits as u32 / 8 + self.k_steps() * self.bn() * qbytes;
+        if self.wgmma { bytes.next_multiple_of(1024) } else { bytes }
     }
 
     /// [`KernelPlan::stage_bytes_q`] for the largest quantization parameters (3 bytes: 16-bit
@@ -132,8 +135,16 @@ impl KernelPlan {
     /// Dynamic shared memory the kernel needs with `qbytes` of quantization parameters per
     /// column and group ([`KernelPlan::stage_bytes_q`]): the pipeline stages (reused by the
     /// k-warp reduction) and 16 bytes for the split-K arrival flag.
+    /// wgmma plans take 1 KB more, to align their base to 1 KB ([`KernelPlan::smem_align_pad`]).
     pub fn smem_bytes_q(&self, bits: u8, qbytes: u32) -> u32 {
-        (self.stages * self.stage_bytes_q(bits, qbytes)).max(self.reduce_bytes()) + FLAG_BYTES + self.mbar_bytes()
+        (self.stages * self.stage_bytes_q(bits, qbytes)).max(self.reduce_bytes()) + FLAG_BYTES + self.mbar_bytes() + self.smem_align_pad()
+    }
+
+    /// Bytes of dynamic shared memory a kernel skips to align its base: 1 KB (at most 1008,
+    /// the window being 16-byte aligned) for wgmma plans, whose swizzled activation tiles need
+    /// 1 KB alignment; 0 otherwise.
+    pub fn smem_align_pad(&self) -> u32 {
+        if self.wgmma { 1024 } else { 0 }
     }
 
     /// Shared bytes of a warp-specialized plan's mbarriers (`full` and `empty` per stage), after

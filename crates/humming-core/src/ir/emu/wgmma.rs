@@ -39,22 +39,32 @@ pub(crate) struct Desc {
     pub start: u64,
     pub lbo: u64,
     pub sbo: u64,
+    /// 128-byte swizzle (layout type 1) rather than none.
+    pub swizzle128: bool,
 }
 
 impl Desc {
     /// Decodes `bits`; `Err` names what the emulator does not model.
     pub fn decode(bits: u64) -> Result<Desc, String> {
         let swizzle = bits >> 62;
-        if swizzle != 0 {
-            return Err(format!("wgmma descriptor {bits:#018x}: swizzle mode {swizzle} (only no-swizzle B is emulated)"));
+        if swizzle > 1 {
+            return Err(format!("wgmma descriptor {bits:#018x}: swizzle mode {swizzle} (only no swizzle and the 128-byte swizzle of K-major B are emulated)"));
         }
         let field = |lo: u32| ((bits >> lo) & 0x3fff) << 4;
-        Ok(Desc { start: field(0), lbo: field(16), sbo: field(32) })
+        Ok(Desc { start: field(0), lbo: field(16), sbo: field(32), swizzle128: swizzle == 1 })
     }
 
-    /// Shared address of `B[k][n]`.
+    /// Shared address of `B[k][n]` (K-major: rows n, k contiguous). Without swizzle, core
+    /// matrices of 8 rows x 16 bytes, `lbo` apart along K and `sbo` along N. With the 128-byte
+    /// swizzle, rows of 128 bytes, 8-row groups `sbo` apart, and the 16-byte chunk bits 4..7 of
+    /// each address XORed with its 128-byte row bits 7..10.
     pub fn addr(&self, k: u64, n: u64) -> u64 {
-        self.start + (n % 8) * 16 + (n / 8) * self.sbo + (k % 8) * 2 + (k / 8) * self.lbo
+        if self.swizzle128 {
+            let a = self.start + (n % 8) * 128 + (n / 8) * self.sbo + k * 2;
+            a ^ (((a >> 7) & 7) << 4)
+        } else {
+            self.start + (n % 8) * 16 + (n / 8) * self.sbo + (k % 8) * 2 + (k / 8) * self.lbo
+        }
     }
 }
 
