@@ -399,6 +399,28 @@ case "$phase" in
     done
     echo '{}' > "$T"
     ;;
+  v33)
+    # Session 9: wgmma weight words read by lane-rotated m16 tiles (conflict-free shared loads)
+    # against the previous commit (bin/bench_a16_old), same call, after GPU checks; then where
+    # wgmma plans beat the mma.sync defaults (bin/bench_a16_old's auto) in M and N.
+    A="--arch sm_90a"
+    wg=m2x16_n4x64_k1w_bk128_s4_wg,m4x16_n4x64_k1w_bk128_s4_wg,m8x16_n4x64_k1w_bk128_s4_wg
+    { for spec in "--weight u4" "--weight u8 --act bf16" "--weight u8" "--weight e2m1 --act bf16 --scale ue8m0 --group 32" "--weight u4 --act bf16 --group 64"; do
+        for m in 29 61 130; do
+          timeout 60 "$B/bin/bench_a16" $A $spec --label chk --no-copy --shapes 4096x4224 --m $m --harness graph --iters 2 --reps 1 --plans $wg,m8x16_n4x64_k1w_bk128_s3_wg,m4x16_n2x64_k1w_bk128_s6_wg --splits 1,3 --check ${m}x4096x4224
+        done
+      done
+      timeout 60 "$B/bin/bench_a16" $A --label chk --no-copy --shapes 8192x28672 --m 64 --harness graph --iters 2 --reps 1 --plans $wg --splits auto --check 64x8192x28672
+    } > /dev/null 2> "$OUT/tests.txt"
+    echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"; grep -vE "^check|^NVIDIA|^N x K|^skip" "$OUT/tests.txt" | head -5
+    for bin in bench_a16_old bench_a16 bench_a16_old bench_a16; do
+      timeout 100 "$B/bin/$bin" $A --label $bin --no-copy --shapes $shapes --m 32,64,128,256 --harness graph --plans $wg --splits auto >> "$H" 2>> "$L"
+    done
+    small=4096x4096,4096x14336,14336x4096,6144x4096,2048x8192
+    timeout 150 "$B/bin/bench_a16_old" $A --label mma --no-copy --shapes $small,$shapes --m 40,64,96,128,192,256 --harness graph --plans auto --splits auto >> "$H" 2>> "$L"
+    timeout 150 "$B/bin/bench_a16" $A --label wg --no-copy --shapes $small,$shapes --m 40,64,96,128,192,256 --harness graph --plans m4x16_n4x64_k1w_bk128_s4_wg,m8x16_n4x64_k1w_bk128_s4_wg,m4x16_n2x64_k1w_bk128_s6_wg --splits auto >> "$H" 2>> "$L"
+    echo '{}' > "$T"
+    ;;
   v32)
     # Session 9: wgmma activations in the K-major 128-byte-swizzled layout, copied row-major
     # (whole sectors; v30's ncu: the core-matrix copies took 8x the ideal shared wavefronts and
