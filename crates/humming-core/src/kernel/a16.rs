@@ -131,7 +131,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     };
     let lane = b.and32(tid, 31u32);
     let warp = b.shr32(tid, 5);
-    // wgmma plans: warpgroup `wn` owns n64 block `wn` (its warps' lanes the m16 tiles `w4`).
+    // wgmma plans: warpgroup `wn` owns n64 block `wn`, its warp `w4` the m16 tile `w4` of it.
     // Otherwise warp `wcol` of k slice `wk` owns n64 block `wn`, or with half-width warps its
     // columns `32 half .. 32 half + 32`.
     let (wcol, wn, wk) = if plan.wgmma {
@@ -143,21 +143,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
         (wcol, wn, b.op(BinOp::Div, Ty::U32, warp, plan.col_warps()))
     };
     let half = plan.halves.then(|| b.and32(wcol, 1u32));
-    // wgmma plans: the m16 tile `w4` of block `wn` whose columns this lane feeds to rows
-    // 16 (warp % 4) + g and + 8 of the warpgroup's A: tile (warp + rot) % 4, rotated by lane
-    // group so that a warp's word loads hit every bank once (lane l's block data is 4 bits bytes
-    // at 4 bits l, its words of tile t at byte bits t): rot = l / 8 for 4-bit codes (one word
-    // a lane), (l / 4) % 4 for 8-bit ones (two words, read in two 16-lane phases). A function
-    // of g, so the four lanes of a row agree and D row 16 (warp % 4) + g is column 16 w4 + g.
-    let w4 = if plan.wgmma {
-        assert!(bits == 4 || bits == 8, "wgmma plans take 4- and 8-bit weights");
-        let w = b.and32(warp, 3u32);
-        let rot = b.shr32(lane, if bits == 4 { 3 } else { 2 });
-        let t = b.add_u32(w, rot);
-        b.and32(t, 3u32)
-    } else {
-        warp
-    };
+    let w4 = if plan.wgmma { b.and32(warp, 3u32) } else { warp };
     let g = b.shr32(lane, 2);
     let t = b.and32(lane, 3u32);
     let cx = b.special(SpecialReg::CtaidX);
@@ -593,8 +579,8 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                 load_words(b, waddr, lane_words, if plan.halves { 2 * bits } else { 4 * bits })
             };
             if plan.wgmma {
-                // The lane's m16 tile w4: pairs 4 w4 .. 4 w4 + 4 of its block, which for 4- and
-                // 8-bit weights are the `bits / 4` words at byte `w4 * bits` of its data.
+                // Warp w4's m16 tile: pairs 4 w4 .. 4 w4 + 4 of the lane's block, which for 4-
+                // and 8-bit weights are the `bits / 4` words at byte `w4 * bits` of its data.
                 let wbytes = b.mul_u32(w4, bits);
                 let d: Vec<Reg> = acc.iter().flatten().flatten().copied().collect();
                 // Step i's A fragment is dequantized while the wgmmas of the `wg_depth` steps
