@@ -2,7 +2,7 @@
 # The closing GPU check of a session that changed default plans: device-quick.sh, then the new
 # defaults against the f64 reference (every element) at shapes that select them (session 7: the
 # 128-row half-width plan of deep K at M 65..128, the half-width M 9..16 plan of narrow layers;
-# session 8: below).
+# sessions 8 and 9: below).
 # Run on the GPU machine after `bash scripts/gpu-bundle.sh` here; logs under $OUT.
 set -uo pipefail
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
@@ -20,6 +20,13 @@ C="--label chk --no-copy --harness graph --iters 2 --reps 1 --plans auto"
   timeout 40 $B $C --weight u8 --act bf16 --shapes 4096x16384 --m 100 --splits auto --check 77x4096x16384
   timeout 40 $B $C --shapes 4096x4096 --m 16 --splits auto,3 --check 13x4096x4096
   timeout 40 $B $C --weight e2m1 --act bf16 --scale ue8m0 --group 32 --shapes 2048x4096 --m 16 --splits auto --check 11x2048x4096
+  # Session 9: sm_90a wgmma defaults above M = 32 (256-column tiles of 64 and 128 rows on big
+  # layers, 128-column six-stage tiles on small ones, 8-bit weights with fewer stages).
+  timeout 40 $B $C --arch sm_90a --shapes 28672x8192 --m 64 --splits auto --check 37x28672x8192
+  timeout 40 $B $C --arch sm_90a --shapes 8192x8192 --m 256 --splits auto,2 --check 150x8192x8192
+  timeout 40 $B $C --arch sm_90a --shapes 4096x4096 --m 128 --splits auto --check 97x4096x4096
+  timeout 40 $B $C --arch sm_90a --weight u8 --shapes 14336x4096 --m 128 --splits auto --check 120x14336x4096
+  timeout 40 $B $C --arch sm_90a --weight e2m1 --act bf16 --scale ue8m0 --group 32 --shapes 6144x4096 --m 256 --splits auto --check 201x6144x4096
 } > /dev/null 2> "$OUT/default-checks.txt"
 echo "GPU checks of the default plans passed: $(grep -c '^check' "$OUT/default-checks.txt")"
 grep "^check" "$OUT/default-checks.txt" | sed -E 's/.*hm_a16_//' | head

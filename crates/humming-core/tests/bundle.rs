@@ -30,12 +30,11 @@ fn buckets_are_ascending_valid_and_cover_every_m() {
     }
 }
 
-/// A spec's buckets ([`KernelPlan::buckets_for_spec`]) are the spec-agnostic ones but for M
-/// above 192 and N of at least 8192 on sm_90a, where the specs wgmma plans generate for take the wgmma plan; its split
-/// fills one wave of CTAs.
+/// A spec's plans ([`KernelPlan::choose_for`], its buckets) are the spec-agnostic mma.sync ones
+/// but above M = 32 on sm_90a, where the specs wgmma plans generate for take the wgmma plan of
+/// [`KernelPlan::wgmma_for`] (the v33 sweep's winners per layer size), split to one wave.
 #[test]
-fn spec_buckets_take_wgmma_above_m192_on_sm90a_only() {
-    let wg = KernelPlan { m_tiles: 8, n_warps: 4, k_warps: 1, bk: 128, stages: 4, swap: false, wgmma: true, halves: false, ws: false };
+fn spec_plans_take_wgmma_above_m32_on_sm90a_only() {
     let mut dyn_zp = SpecParts::new(WeightFormat::parse("u4").unwrap(), ActFormat::F16);
     dyn_zp.arch = Arch::Sm90a;
     dyn_zp.zero_point = ZeroPoint::Dynamic;
@@ -49,74 +48,60 @@ fn spec_buckets_take_wgmma_above_m192_on_sm90a_only() {
         (dyn_zp, false),
         (spec("u4", ActFormat::F16, Arch::Sm90), false),
     ];
+    // (M, N, K, the 4-bit plan): big layers, layers of at least 4096 x 14336, smaller ones.
+    let table = [
+        (40, 8192, 28672, Some("m4x16_n4x64_k1w_bk128_s4_wg")),
+        (64, 28672, 8192, Some("m4x16_n4x64_k1w_bk128_s4_wg")),
+        (65, 8192, 8192, Some("m8x16_n4x64_k1w_bk128_s4_wg")),
+        (256, 28672, 8192, Some("m8x16_n4x64_k1w_bk128_s4_wg")),
+        (40, 14336, 4096, None),
+        (128, 14336, 4096, Some("m4x16_n4x64_k1w_bk128_s4_wg")),
+        (192, 4096, 14336, Some("m8x16_n4x64_k1w_bk128_s4_wg")),
+        (48, 4096, 4096, None),
+        (49, 4096, 4096, Some("m4x16_n2x64_k1w_bk128_s6_wg")),
+        (256, 4096, 4096, Some("m4x16_n2x64_k1w_bk128_s6_wg")),
+        (256, 6144, 4096, Some("m4x16_n4x64_k1w_bk128_s4_wg")),
+        (128, 6144, 4096, Some("m4x16_n2x64_k1w_bk128_s6_wg")),
+    ];
     for (s, wgmma) in cases {
         assert_eq!(kernel::wgmma_supported(&s), wgmma, "{s}");
+        let (arch, bits) = (s.arch(), s.weight().bits());
+        for (m, n, k, want) in table {
+            let p = KernelPlan::choose_for(&s, m, n, k);
+            let plain = KernelPlan::choose(m, n, k, arch, bits);
+            assert!(!plain.wgmma);
+            match want.filter(|_| wgmma) {
+                None => assert_eq!(p, plain, "{s} M {m} {n} x {k}"),
+                Some(w) => {
+                    // Fewer stages where they do not fit (8-bit weights), the same tile.
+                    assert!(p.wgmma && p.m_tiles == w.parse::<KernelPlan>().unwrap().m_tiles && p.n_warps == w.parse::<KernelPlan>().unwrap().n_warps, "{s} M {m} {n} x {k}: {p}");
+                    if bits == 4 {
+                        assert_eq!(p.to_string(), w, "{s} M {m} {n} x {k}");
+                    }
+                    p.validate(arch, bits).unwrap();
+                    // One wave of CTAs: tiles x split <= SMs.
+                    let tiles = n.div_ceil(p.bn() as usize) * m.div_ceil(p.bm() as usize);
+                    let split = p.split_k_for(m, n, k, 132);
+                    assert!(tiles * split as usize <= 132 || split == 1, "{p}: {tiles} tiles x {split}");
+                }
+            }
+        }
+        // Up to M = 32 the spec's plans are the spec-agnostic ones, on every shape.
         for n_pad in [4096, 8192, 28672] {
-            let plain = KernelPlan::buckets_for(s.arch(), s.weight().bits(), n_pad, 8192);
+            for m in [1, 8, 16, 32] {
+                assert_eq!(KernelPlan::choose_for(&s, m, n_pad, 8192), KernelPlan::choose(m, n_pad, 8192, arch, bits));
+            }
             let b = KernelPlan::buckets_for_spec(&s, n_pad, 8192);
-            // N below 8192 keeps the mma.sync plans.
-            let wgmma = wgmma && n_pad >= 8192;
-            let (last, below) = b.split_last().unwrap();
-            assert_eq!(last.0, u32::MAX);
-            let same_tile = last.1.wgmma && last.1.m_tiles == 8 && last.1.n_warps == 4 && last.1.bk == 128;
-            assert_eq!(same_tile, wgmma, "{s} n_pad {n_pad}: {b:?}");
-            assert_eq!(last.1 == wg, wgmma && s.weight().bits() == 4, "{s}: four stages for 4-bit weights");
-            if wgmma {
-                assert_eq!(below.last().map(|x| x.0), Some(192), "{s}: {b:?}");
-            } else {
-                assert_eq!(b, plain, "{s}");
+            assert_eq!(b.iter().any(|(_, p)| p.wgmma), wgmma, "{s} n_pad {n_pad}: {b:?}");
+            assert!(KernelPlan::buckets_for(arch, bits, n_pad, 8192).iter().all(|(_, p)| !p.wgmma));
+            for (_, p) in b.iter().filter(|(_, p)| p.wgmma) {
+                kernel::generate(&s, p).unwrap_or_else(|e| panic!("{s}: {e}"));
             }
-            // Up to 192 the spec's plans are the spec-agnostic ones.
-            for m in [1, 8, 16, 64, 128, 192] {
-                assert_eq!(KernelPlan::choose_for(&s, m, n_pad, 8192), KernelPlan::choose(m, n_pad, 8192, s.arch(), s.weight().bits()));
-            }
-            assert!(plain.iter().all(|(_, p)| !p.wgmma));
-            kernel::generate(&s, &last.1).unwrap_or_else(|e| panic!("{s}: {e}"));
         }
-        if wgmma {
-            // The macro's bundles (N unknown: 4096) stay on mma.sync.
-            assert!(KernelPlan::buckets_spec(&s).iter().all(|(_, p)| !p.wgmma));
-        }
+        // The macro's bundles (shape unknown: 4096^2) take the 128-column wgmma tile above M = 48.
+        let spec_b = KernelPlan::buckets_spec(&s);
+        assert_eq!(spec_b.iter().any(|(_, p)| p.wgmma), wgmma, "{s}: {spec_b:?}");
     }
-    // One wave of 132 CTAs: 8192 wide at M = 256 is 32 x 2 tiles, so split 2.
-    assert_eq!(wg.split_k_for(256, 8192, 8192, 132), 2);
-    assert_eq!(wg.split_k_for(256, 28672, 8192, 132), 1);
-    assert_eq!(wg.split_k_for(128, 8192, 8192, 132), 4);
-}
-
-/// M 9..16 takes swapped plans with two n8 tiles of M on targets with cp.async (4 k warps and
-/// 512-deep stages, or 2 k warps and 256-deep stages for wide N or deep K), the m16 plan on
-/// sm_75 (the two-tile plans spill with plain loads); their split fills 12 warps an SM. Narrow
-/// layers take half-width warps.
-#[test]
-fn m9_to_16_plans_follow_n_and_k() {
-    let at = |n_pad, k_pad, arch| KernelPlan::choose(16, n_pad, k_pad, arch, 4).to_string();
-    assert_eq!(at(8192, 8192, Arch::Sm90), "m2x8_n2x64_k4w_bk512_s3");
-    assert_eq!(at(8192, 28672, Arch::Sm90), "m2x8_n2x64_k2w_bk256_s4");
-    assert_eq!(at(28672, 8192, Arch::Sm80), "m2x8_n2x64_k2w_bk256_s4");
-    assert_eq!(KernelPlan::choose(9, 8192, 8192, Arch::Sm90, 4), KernelPlan::choose(16, 8192, 8192, Arch::Sm90, 4));
-    assert_eq!(KernelPlan::choose(8, 8192, 8192, Arch::Sm90, 4).m_tiles, 1);
-    let old = KernelPlan::choose(16, 8192, 8192, Arch::Sm75, 4);
-    assert!(!old.swap && old.m_tiles == 1, "sm_75: {old}");
-    // M <= 8 splits (v23 sweep): one CTA an SM, two where each keeps 6+ stages.
-    for (n, k, split) in [(1024, 4096, 4), (2048, 4096, 4), (4096, 4096, 2), (6144, 4096, 1), (4096, 14336, 4), (14336, 4096, 1), (8192, 8192, 2), (8192, 28672, 2), (28672, 8192, 1)] {
-        let p = KernelPlan::choose(1, n, k, Arch::Sm90, 4);
-        assert_eq!(p.split_k_for(1, n, k, 132), split, "{n} x {k}: {p}");
-    }
-    // Splits (v6 sweep): 64 tiles of the 8-warp plan split 2, of the 4-warp plan 4; 224 tiles 1.
-    let k4: KernelPlan = "m2x8_n2x64_k4w_bk512_s3".parse().unwrap();
-    let k2: KernelPlan = "m2x8_n2x64_k2w_bk256_s4".parse().unwrap();
-    assert_eq!(k4.split_k_for(16, 8192, 8192, 132), 2);
-    assert_eq!(k2.split_k_for(16, 8192, 28672, 132), 4);
-    assert_eq!(k2.split_k_for(16, 28672, 8192, 132), 1);
-    // Narrow layers (N <= 4096, v17/v18 sweeps): half-width warps on a 64-column tile for even
-    // widths, split to one wave (64 tiles: 2, 32 tiles: 4); odd widths keep full-width warps.
-    let h = KernelPlan::choose(16, 4096, 4096, Arch::Sm90, 4);
-    assert_eq!(h.to_string(), "m2x8_n2x32_k4w_bk512_s4");
-    assert_eq!(h.split_k_for(16, 4096, 4096, 132), 2);
-    assert_eq!(h.split_k_for(12, 2048, 4096, 132), 4);
-    assert_eq!(KernelPlan::choose(12, 1024, 4096, Arch::Sm80, 2), h);
-    assert!(!KernelPlan::choose(16, 4096, 4096, Arch::Sm90, 3).halves);
     assert!(!KernelPlan::choose(16, 6144, 4096, Arch::Sm90, 4).halves);
     assert!(!KernelPlan::choose(8, 4096, 4096, Arch::Sm90, 4).halves);
     // Kernel sets for an unknown shape (the macro's) keep the full-width plan at M = 16.
@@ -133,12 +118,10 @@ fn m65_to_128_deep_k_plan() {
     assert_eq!(tall.to_string(), "m8x16_n4x32_k2w_bk128_s3");
     assert_eq!(tall.split_k_for(128, 8192, 28672, 132), 2);
     // On sm_90a the specs wgmma plans generate for take the 128 x 256 wgmma tile there instead
-    // (v25-v27), split to one wave; not on 28672 x 8192 (K not deep) nor at M 129..192.
+    // (v33), split to one wave.
     let wg = KernelPlan::choose_for(&spec("u4", ActFormat::F16, Arch::Sm90a), 100, 8192, 28672);
     assert_eq!(wg.to_string(), "m8x16_n4x64_k1w_bk128_s4_wg");
     assert_eq!(wg.split_k_for(100, 8192, 28672, 132), 4);
-    assert!(!KernelPlan::choose_for(&spec("u4", ActFormat::F16, Arch::Sm90a), 128, 28672, 8192).wgmma);
-    assert!(!KernelPlan::choose_for(&spec("u4", ActFormat::F16, Arch::Sm90a), 160, 8192, 28672).wgmma);
     assert_eq!(KernelPlan::choose_for(&spec("u4", ActFormat::F16, Arch::Sm90), 100, 8192, 28672), tall);
     assert_eq!(KernelPlan::choose(65, 8192, 28672, Arch::Sm90, 4), tall);
     for (m, n, k, arch, bits) in [(128, 28672, 8192, Arch::Sm90, 4), (128, 8192, 28672, Arch::Sm90, 3), (64, 8192, 28672, Arch::Sm90, 4), (128, 8192, 28672, Arch::Sm75, 4)] {

@@ -310,16 +310,8 @@ impl KernelPlan {
     }
 
     /// [`KernelPlan::choose`] for a spec: on sm_90a, for specs wgmma plans generate for
-    /// ([`crate::kernel::wgmma_supported`]), M above 192 with N of at least 8192 takes the wgmma
-    /// plan `m8x16_n4x64_k1w_bk128_s4_wg` (a 128 x 256 tile, four warpgroups). The v10 sweep
-    /// (three shapes, M = 128 .. 512): 5-16% faster than the mma.sync plan at M = 256 and 512
-    /// on 28672 x 8192 and 8192 x 28672 (equal or better at 8192^2), 12% faster at
-    /// M = 384 on those two but 10% slower at 8192^2; slower at M = 192 (half of the second
-    /// 128-row tile idle) and at M = 128 on 8192^2. At N = K = 4096 and M = 256 it was 15%
-    /// slower (32 tiles: split 4 leaves each CTA 8 stages). M 65..=128 with deep K (>= 16384)
-    /// and N >= 8192 takes it too (v25-v27, 8192 x 28672 at M = 128, split 4: 157-162 us
-    /// against 166-169 for the 128-row half-width mma.sync plan `choose` gives there; 9% slower
-    /// at 8192^2, which keeps the mma.sync plan).
+    /// ([`crate::kernel::wgmma_supported`]), M above 32 takes a wgmma plan ([`KernelPlan::wgmma_for`]);
+    /// smaller M and other specs and targets the mma.sync plans of [`KernelPlan::choose`].
     pub fn choose_for(spec: &crate::Spec, m: usize, n_pad: usize, k_pad: usize) -> KernelPlan {
         Self::choose_for_shape(spec, m, n_pad, k_pad, true)
     }
@@ -327,17 +319,50 @@ impl KernelPlan {
     /// [`KernelPlan::choose_for`] with [`KernelPlan::choose_shape`]'s `known`.
     fn choose_for_shape(spec: &crate::Spec, m: usize, n_pad: usize, k_pad: usize, known: bool) -> KernelPlan {
         let (arch, bits) = (spec.arch(), spec.weight().bits());
-        let deep_128 = (65..=128).contains(&m) && k_pad >= 16384;
-        if (m > 192 || deep_128) && n_pad >= 8192 && crate::kernel::wgmma_supported(spec) {
-            // Three stages where four do not fit (8-bit weights).
-            for stages in [4, 3] {
-                let plan = KernelPlan { m_tiles: 8, n_warps: 4, k_warps: 1, bk: 128, stages, swap: false, wgmma: true, halves: false, ws: false };
-                if plan.validate(arch, bits).is_ok() {
-                    return plan;
-                }
+        if crate::kernel::wgmma_supported(spec) {
+            if let Some(plan) = Self::wgmma_for(m, n_pad, k_pad, arch, bits) {
+                return plan;
             }
         }
         KernelPlan::choose_shape(m, n_pad, k_pad, arch, bits, known)
+    }
+
+    /// The wgmma plan for M tokens on `n_pad x k_pad` weights, or `None` where the mma.sync
+    /// plans are as fast. From the v32-v33 sweeps (session 9, H200, after the swizzled
+    /// activation tiles made the wgmma plans 25-50% faster; eight layer shapes from 2048 x 8192
+    /// to 28672 x 8192, M = 40 .. 256, against the mma.sync defaults in the same call):
+    /// - "big" layers (N and K >= 8192): 256-column tiles, `m4x16` (64 rows) up to M = 64
+    ///   (M = 64: 27.0 / 71.5 / 72.7 us on 8192^2 / 8192 x 28672 / 28672 x 8192, against the
+    ///   mma.sync 31.5 / 93.9 / 100.0; M = 40: 68.1 and 70.5 against 73.7 and 76.7 on the two
+    ///   large ones, a tie on 8192^2), `m8x16` (128 rows) above (M = 128 on 28672 x 8192: 116.7
+    ///   against 202.5; M = 192: 209-232 against 304-324);
+    /// - other layers of at least 4096 x 14336 elements: `m4x16_n4x64` up to M = 128
+    ///   (14336 x 4096 M = 128: 40.1 against 56.6), `m8x16_n4x64` above;
+    /// - smaller ones: 128-column tiles with six stages, `m4x16_n2x64_..._s6` (4096^2 M = 128
+    ///   17.6 against 19.3, M = 256 23.8 against 33.7; 2048 x 8192 M = 256 28.0 against 59.9),
+    ///   except `m4x16_n4x64` above M = 128 from 6144 x 4096 elements (39.2 against 47.1);
+    ///   M = 33..48 stays on mma.sync there (ties within 2%).
+    ///
+    /// Stages: four (six for the 128-column tile), fewer where they do not fit (8-bit weights).
+    pub fn wgmma_for(m: usize, n_pad: usize, k_pad: usize, arch: Arch, bits: u8) -> Option<KernelPlan> {
+        if m <= 32 {
+            return None;
+        }
+        let big = n_pad >= 8192 && k_pad >= 8192;
+        let size = n_pad * k_pad;
+        let (m_tiles, n_warps) = if big {
+            (if m <= 64 { 4 } else { 8 }, 4)
+        } else if m <= 48 {
+            return None;
+        } else if size >= 4096 * 14336 {
+            (if m <= 128 { 4 } else { 8 }, 4)
+        } else if m > 128 && size >= 6144 * 4096 {
+            (4, 4)
+        } else {
+            (4, 2)
+        };
+        let most = if n_warps == 2 { 6 } else { 4 };
+        (2..=most).rev().map(|stages| KernelPlan { m_tiles, n_warps, k_warps: 1, bk: 128, stages, swap: false, wgmma: true, halves: false, ws: false }).find(|p| p.validate(arch, bits).is_ok())
     }
 
     /// The plans a kernel set carries when the weights' shape is not known (macro-generated
