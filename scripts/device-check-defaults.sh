@@ -6,7 +6,8 @@
 # Run on the GPU machine after `bash scripts/gpu-bundle.sh` here; logs under $OUT.
 set -uo pipefail
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
-bash scripts/device-quick.sh 2>&1 | tail -32
+# SKIP_QUICK=1: the default checks alone (device-quick.sh already ran on this build's kernels).
+[ "${SKIP_QUICK:-0}" = 1 ] || bash scripts/device-quick.sh 2>&1 | tail -32
 export HUMMING_REQUIRE_GPU=1
 B=gpu-bundle/bin/example_bench_a16
 C="--label chk --no-copy --harness graph --iters 2 --reps 1 --plans auto"
@@ -27,6 +28,10 @@ C="--label chk --no-copy --harness graph --iters 2 --reps 1 --plans auto"
   timeout 40 $B $C --arch sm_90a --shapes 4096x4096 --m 128 --splits auto --check 97x4096x4096
   timeout 40 $B $C --arch sm_90a --weight u8 --shapes 14336x4096 --m 128 --splits auto --check 120x14336x4096
   timeout 40 $B $C --arch sm_90a --weight e2m1 --act bf16 --scale ue8m0 --group 32 --shapes 6144x4096 --m 256 --splits auto --check 201x6144x4096
+  # The warp-specialized 128 x 128 tile above M = 64 on mid-sized layers (splits 1, 2 and 3).
+  timeout 40 $B $C --arch sm_90a --shapes 8192x8192 --m 128 --splits auto,3 --check 111x8192x8192
+  timeout 40 $B $C --arch sm_90a --weight u8 --act bf16 --shapes 4096x4096 --m 256 --splits auto --check 177x4096x4096
+  timeout 40 $B $C --arch sm_90a --weight e4m3 --act bf16 --shapes 14336x4096 --m 100 --splits auto --check 71x14336x4096
 } > /dev/null 2> "$OUT/default-checks.txt"
 echo "GPU checks of the default plans passed: $(grep -c '^check' "$OUT/default-checks.txt")"
 grep "^check" "$OUT/default-checks.txt" | sed -E 's/.*hm_a16_//' | head

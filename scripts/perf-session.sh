@@ -399,6 +399,40 @@ case "$phase" in
     done
     echo '{}' > "$T"
     ;;
+  v36)
+    # Session 9: v35's warp-specialized m8x16_n2x64 plan (20% faster at 8192^2 M = 128, slower
+    # on the two large shapes) on more layer shapes, M = 96..256, against the defaults.
+    A="--arch sm_90a"
+    ws=m8x16_n2x64_k1w_bk128_s4_ws
+    timeout 200 "$B/bin/bench_a16" $A --label ws --no-copy --shapes 4096x4096,6144x4096,4096x14336,14336x4096,8192x8192,8192x16384,16384x8192,2048x8192 --m 96,128,192,256 --harness graph --plans auto,$ws --splits auto >> "$H" 2>> "$L"
+    echo '{}' > "$T"
+    ;;
+  v35)
+    # Session 9: the warp-specialized wgmma plans (v25: 40-50% slower) after the swizzled
+    # activation tiles, against the new defaults; GPU checks of them first.
+    A="--arch sm_90a"
+    ws=m4x16_n3x64_k1w_bk128_s4_ws,m8x16_n2x64_k1w_bk128_s4_ws,m8x16_n3x64_k1w_bk128_s4_ws
+    { for m in 61 200; do
+        timeout 60 "$B/bin/bench_a16" $A --label chk --no-copy --shapes 4096x4224 --m $m --harness graph --iters 2 --reps 1 --plans $ws --splits 1,3 --check ${m}x4096x4224
+      done
+    } > /dev/null 2> "$OUT/tests.txt"
+    echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"; grep -vE "^check|^NVIDIA|^N x K|^skip" "$OUT/tests.txt" | head -5
+    timeout 200 "$B/bin/bench_a16" $A --label ws --no-copy --shapes $shapes --m 64,128,256 --harness graph --plans auto,$ws --splits auto >> "$H" 2>> "$L"
+    echo '{}' > "$T"
+    ;;
+  v34)
+    # Session 9: what conflict-free word loads would give the wgmma plans without v33's
+    # epilogue cost: bin/bench_a16_old is a timing-only build with v33's lane-rotated loads and
+    # the unrotated epilogue (wrong outputs, never checked; a throwaway commit). Then the
+    # splits of the new sm_90a defaults.
+    A="--arch sm_90a"
+    wg=m4x16_n4x64_k1w_bk128_s4_wg,m8x16_n4x64_k1w_bk128_s4_wg
+    for bin in bench_a16_old bench_a16 bench_a16_old bench_a16; do
+      timeout 100 "$B/bin/$bin" $A --label $bin --no-copy --shapes $shapes --m 64,128,256 --harness graph --plans $wg --splits auto >> "$H" 2>> "$L"
+    done
+    timeout 150 "$B/bin/bench_a16" $A --label splits --no-copy --shapes $shapes,4096x4096,14336x4096,4096x14336 --m 64,128,256 --harness graph --plans auto --splits auto,1,2,4,8 >> "$H" 2>> "$L"
+    echo '{}' > "$T"
+    ;;
   v33)
     # Session 9: wgmma weight words read by lane-rotated m16 tiles (conflict-free shared loads)
     # against the previous commit (bin/bench_a16_old), same call, after GPU checks; then where

@@ -49,19 +49,27 @@ fn spec_plans_take_wgmma_above_m32_on_sm90a_only() {
         (spec("u4", ActFormat::F16, Arch::Sm90), false),
     ];
     // (M, N, K, the 4-bit plan): big layers, layers of at least 4096 x 14336, smaller ones.
+    let ws = Some("m8x16_n2x64_k1w_bk128_s4_ws");
     let table = [
         (40, 8192, 28672, Some("m4x16_n4x64_k1w_bk128_s4_wg")),
         (64, 28672, 8192, Some("m4x16_n4x64_k1w_bk128_s4_wg")),
-        (65, 8192, 8192, Some("m8x16_n4x64_k1w_bk128_s4_wg")),
+        (64, 8192, 8192, Some("m4x16_n4x64_k1w_bk128_s4_wg")),
+        (65, 8192, 8192, ws),
+        (256, 8192, 8192, ws),
+        (128, 8192, 16384, ws),
+        (129, 8192, 16384, Some("m8x16_n4x64_k1w_bk128_s4_wg")),
+        (128, 28672, 8192, Some("m8x16_n4x64_k1w_bk128_s4_wg")),
         (256, 28672, 8192, Some("m8x16_n4x64_k1w_bk128_s4_wg")),
         (40, 14336, 4096, None),
-        (128, 14336, 4096, Some("m4x16_n4x64_k1w_bk128_s4_wg")),
-        (192, 4096, 14336, Some("m8x16_n4x64_k1w_bk128_s4_wg")),
+        (128, 14336, 4096, ws),
+        (256, 14336, 4096, Some("m8x16_n4x64_k1w_bk128_s4_wg")),
+        (192, 4096, 14336, ws),
         (48, 4096, 4096, None),
         (49, 4096, 4096, Some("m4x16_n2x64_k1w_bk128_s6_wg")),
-        (256, 4096, 4096, Some("m4x16_n2x64_k1w_bk128_s6_wg")),
-        (256, 6144, 4096, Some("m4x16_n4x64_k1w_bk128_s4_wg")),
-        (128, 6144, 4096, Some("m4x16_n2x64_k1w_bk128_s6_wg")),
+        (128, 4096, 4096, Some("m4x16_n2x64_k1w_bk128_s6_wg")),
+        (256, 4096, 4096, ws),
+        (128, 6144, 4096, ws),
+        (256, 6144, 4096, ws),
     ];
     for (s, wgmma) in cases {
         assert_eq!(kernel::wgmma_supported(&s), wgmma, "{s}");
@@ -74,7 +82,8 @@ fn spec_plans_take_wgmma_above_m32_on_sm90a_only() {
                 None => assert_eq!(p, plain, "{s} M {m} {n} x {k}"),
                 Some(w) => {
                     // Fewer stages where they do not fit (8-bit weights), the same tile.
-                    assert!(p.wgmma && p.m_tiles == w.parse::<KernelPlan>().unwrap().m_tiles && p.n_warps == w.parse::<KernelPlan>().unwrap().n_warps, "{s} M {m} {n} x {k}: {p}");
+                    let w_plan = w.parse::<KernelPlan>().unwrap();
+                    assert!(p.wgmma && p.ws == w_plan.ws && p.m_tiles == w_plan.m_tiles && p.n_warps == w_plan.n_warps, "{s} M {m} {n} x {k}: {p}");
                     if bits == 4 {
                         assert_eq!(p.to_string(), w, "{s} M {m} {n} x {k}");
                     }
@@ -98,7 +107,8 @@ fn spec_plans_take_wgmma_above_m32_on_sm90a_only() {
                 kernel::generate(&s, p).unwrap_or_else(|e| panic!("{s}: {e}"));
             }
         }
-        // The macro's bundles (shape unknown: 4096^2) take the 128-column wgmma tile above M = 48.
+        // The macro's bundles (shape unknown: 4096^2) take the 128-column wgmma tile above M = 48
+        // (the warp-specialized one above M = 128).
         let spec_b = KernelPlan::buckets_spec(&s);
         assert_eq!(spec_b.iter().any(|(_, p)| p.wgmma), wgmma, "{s}: {spec_b:?}");
     }

@@ -341,7 +341,14 @@ impl KernelPlan {
     /// - smaller ones: 128-column tiles with six stages, `m4x16_n2x64_..._s6` (4096^2 M = 128
     ///   17.6 against 19.3, M = 256 23.8 against 33.7; 2048 x 8192 M = 256 28.0 against 59.9),
     ///   except `m4x16_n4x64` above M = 128 from 6144 x 4096 elements (39.2 against 47.1);
-    ///   M = 33..48 stays on mma.sync there (ties within 2%).
+    ///   M = 33..48 stays on mma.sync there (ties within 2%);
+    /// - above M = 64, the warp-specialized 128 x 128 tile `m8x16_n2x64_k1w_bk128_s4_ws` (a
+    ///   producer warpgroup and two wgmma warpgroups, v35-v36) on mid-sized layers: from 6144 x
+    ///   4096 to 8192 x 16384 elements up to M = 128 (8192^2 M = 128: 34.0 against 42.6 us;
+    ///   4096 x 14336: 32.9 against 40.2; 16384 x 8192: 65.1 against 67.5), and above M = 128
+    ///   up to 8192^2 elements with N <= 8192 (8192^2 M = 256: 60.8 against 67.7; 4096^2 20.5
+    ///   against 23.4). Larger layers (28672 x 8192: 127 against 108 at M = 128) and M = 256 at
+    ///   14336 x 4096 (63.8 against 59.4: twice the CTAs of one wave) keep the plans above.
     ///
     /// Stages: four (six for the 128-column tile), fewer where they do not fit (8-bit weights).
     pub fn wgmma_for(m: usize, n_pad: usize, k_pad: usize, arch: Arch, bits: u8) -> Option<KernelPlan> {
@@ -350,6 +357,13 @@ impl KernelPlan {
         }
         let big = n_pad >= 8192 && k_pad >= 8192;
         let size = n_pad * k_pad;
+        let ws = m > 64 && if m <= 128 { (6144 * 4096..=8192 * 16384).contains(&size) } else { size <= 8192 * 8192 && n_pad <= 8192 };
+        if ws {
+            let plan = (2..=4).rev().map(|stages| KernelPlan { m_tiles: 8, n_warps: 2, k_warps: 1, bk: 128, stages, swap: false, wgmma: true, halves: false, ws: true }).find(|p| p.validate(arch, bits).is_ok());
+            if plan.is_some() {
+                return plan;
+            }
+        }
         let (m_tiles, n_warps) = if big {
             (if m <= 64 { 4 } else { 8 }, 4)
         } else if m <= 48 {
