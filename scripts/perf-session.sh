@@ -399,6 +399,20 @@ case "$phase" in
     done
     echo '{}' > "$T"
     ;;
+  v37)
+    # Session 9: warp-specialized wgmma tiles at M = 32..64 (v35-v36: the 128 x 128 one won above
+    # M = 64 on mid-sized layers) against the defaults; GPU checks of each first.
+    A="--arch sm_90a"
+    ws=m2x16_n2x64_k1w_bk128_s4_ws,m2x16_n3x64_k1w_bk128_s4_ws,m4x16_n2x64_k1w_bk128_s4_ws,m4x16_n3x64_k1w_bk128_s4_ws
+    { for m in 29 61; do
+        timeout 60 "$B/bin/bench_a16" $A --label chk --no-copy --shapes 4096x4224 --m $m --harness graph --iters 2 --reps 1 --plans $ws --splits 1,3 --check ${m}x4096x4224
+      done
+      timeout 60 "$B/bin/bench_a16" $A --weight u8 --label chk --no-copy --shapes 4096x4224 --m 45 --harness graph --iters 2 --reps 1 --plans $ws --splits 2 --check 45x4096x4224
+    } > /dev/null 2> "$OUT/tests.txt"
+    echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"; grep -vE "^check|^NVIDIA|^N x K|^skip" "$OUT/tests.txt" | head -5
+    timeout 200 "$B/bin/bench_a16" $A --label ws --no-copy --shapes $shapes,4096x4096,4096x14336,14336x4096 --m 32,48,64 --harness graph --plans auto,$ws --splits auto >> "$H" 2>> "$L"
+    echo '{}' > "$T"
+    ;;
   v36)
     # Session 9: v35's warp-specialized m8x16_n2x64 plan (20% faster at 8192^2 M = 128, slower
     # on the two large shapes) on more layer shapes, M = 96..256, against the defaults.

@@ -50,22 +50,26 @@ fn spec_plans_take_wgmma_above_m32_on_sm90a_only() {
     ];
     // (M, N, K, the 4-bit plan): big layers, layers of at least 4096 x 14336, smaller ones.
     let ws = Some("m8x16_n2x64_k1w_bk128_s4_ws");
+    let ws64 = Some("m4x16_n2x64_k1w_bk128_s4_ws");
     let table = [
         (40, 8192, 28672, Some("m4x16_n4x64_k1w_bk128_s4_wg")),
         (64, 28672, 8192, Some("m4x16_n4x64_k1w_bk128_s4_wg")),
-        (64, 8192, 8192, Some("m4x16_n4x64_k1w_bk128_s4_wg")),
+        (64, 8192, 8192, ws64),
+        (33, 8192, 8192, ws64),
+        (48, 14336, 4096, ws64),
+        (64, 4096, 4096, ws64),
+        (64, 2048, 4096, Some("m4x16_n2x64_k1w_bk128_s6_wg")),
+        (48, 2048, 4096, None),
         (65, 8192, 8192, ws),
         (256, 8192, 8192, ws),
         (128, 8192, 16384, ws),
         (129, 8192, 16384, Some("m8x16_n4x64_k1w_bk128_s4_wg")),
         (128, 28672, 8192, Some("m8x16_n4x64_k1w_bk128_s4_wg")),
         (256, 28672, 8192, Some("m8x16_n4x64_k1w_bk128_s4_wg")),
-        (40, 14336, 4096, None),
         (128, 14336, 4096, ws),
         (256, 14336, 4096, Some("m8x16_n4x64_k1w_bk128_s4_wg")),
         (192, 4096, 14336, ws),
-        (48, 4096, 4096, None),
-        (49, 4096, 4096, Some("m4x16_n2x64_k1w_bk128_s6_wg")),
+        (65, 4096, 4096, Some("m4x16_n2x64_k1w_bk128_s6_wg")),
         (128, 4096, 4096, Some("m4x16_n2x64_k1w_bk128_s6_wg")),
         (256, 4096, 4096, ws),
         (128, 6144, 4096, ws),

@@ -348,7 +348,11 @@ impl KernelPlan {
     ///   4096 x 14336: 32.9 against 40.2; 16384 x 8192: 65.1 against 67.5), and above M = 128
     ///   up to 8192^2 elements with N <= 8192 (8192^2 M = 256: 60.8 against 67.7; 4096^2 20.5
     ///   against 23.4). Larger layers (28672 x 8192: 127 against 108 at M = 128) and M = 256 at
-    ///   14336 x 4096 (63.8 against 59.4: twice the CTAs of one wave) keep the plans above.
+    ///   14336 x 4096 (63.8 against 59.4: twice the CTAs of one wave) keep the plans above;
+    /// - M = 33..64 on layers from 4096^2 to 8192^2 elements: the warp-specialized 64 x 128 tile
+    ///   `m4x16_n2x64_k1w_bk128_s4_ws` (v37: M = 64 on 4096 x 14336 25.0 against 28.6 us, on
+    ///   14336 x 4096 22.5 against 25.4, on 8192^2 25.8 against 27.1; M = 48 1-6% faster; on
+    ///   the two large shapes 10-20% slower).
     ///
     /// Stages: four (six for the 128-column tile), fewer where they do not fit (8-bit weights).
     pub fn wgmma_for(m: usize, n_pad: usize, k_pad: usize, arch: Arch, bits: u8) -> Option<KernelPlan> {
@@ -357,9 +361,13 @@ impl KernelPlan {
         }
         let big = n_pad >= 8192 && k_pad >= 8192;
         let size = n_pad * k_pad;
-        let ws = m > 64 && if m <= 128 { (6144 * 4096..=8192 * 16384).contains(&size) } else { size <= 8192 * 8192 && n_pad <= 8192 };
-        if ws {
-            let plan = (2..=4).rev().map(|stages| KernelPlan { m_tiles: 8, n_warps: 2, k_warps: 1, bk: 128, stages, swap: false, wgmma: true, halves: false, ws: true }).find(|p| p.validate(arch, bits).is_ok());
+        let ws_rows = match m {
+            ..=64 => (4096 * 4096..=8192 * 8192).contains(&size).then_some(4),
+            65..=128 => (6144 * 4096..=8192 * 16384).contains(&size).then_some(8),
+            _ => (size <= 8192 * 8192 && n_pad <= 8192).then_some(8),
+        };
+        if let Some(m_tiles) = ws_rows {
+            let plan = (2..=4).rev().map(|stages| KernelPlan { m_tiles, n_warps: 2, k_warps: 1, bk: 128, stages, swap: false, wgmma: true, halves: false, ws: true }).find(|p| p.validate(arch, bits).is_ok());
             if plan.is_some() {
                 return plan;
             }
