@@ -534,11 +534,11 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
         (whole, zero, acc_set(&mut b), consts, corr)
     });
 
-    // wgmma groups left pending after each step (at most 2, fewer than the steps of a stage),
-    // and whether they stay pending across stages (with four stages or more: one fewer stage is
-    // then in flight, see the main loop).
-    // Steps are dequantized `wg_unroll` at a time (independent chains a warp interleaves) and
-    // their wgmmas committed as one group; `wg_depth` counts such groups.
+    // wgmma steps are dequantized `wg_unroll` at a time (independent chains a warp interleaves;
+    // v31: 1-4% at M <= 64) and their wgmmas committed as one group. `wg_depth`: the groups left
+    // pending after each commit (at most two steps' worth, fewer groups than a stage has), and
+    // whether they stay pending across stages (with four stages or more: one fewer stage is then
+    // in flight, see the main loop).
     let wg_unroll = if spw % 2 == 0 { 2 } else { 1 };
     let wg_depth = (spw / wg_unroll - 1).min(2 / wg_unroll);
     let wg_carry = plan.wgmma && !plan.ws && cfg.cp_async && plan.stages >= 4 && wg_depth > 0;
@@ -583,11 +583,11 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                 // and 8-bit weights are the `bits / 4` words at byte `w4 * bits` of its data.
                 let wbytes = b.mul_u32(w4, bits);
                 let d: Vec<Reg> = acc.iter().flatten().flatten().copied().collect();
-                // Step i's A fragment is dequantized while the wgmmas of the `wg_depth` steps
-                // before it run: after each commit at most `wg_depth` groups stay pending, which
-                // frees the registers of older fragments (a fragment's registers are rewritten
-                // `spw > wg_depth` steps later). The next step's words (and scales) are read
-                // before that wait. With `wg_carry` the groups stay pending across stages (the
+                // Steps i .. i + wg_unroll are dequantized while the `wg_depth` groups before
+                // them run: after each commit at most `wg_depth` groups stay pending, which frees
+                // the registers of older fragments (a group's registers are rewritten
+                // `spw / wg_unroll > wg_depth` groups later). The next group's words (and
+                // scales) are read before that wait. With `wg_carry` the groups stay pending across stages (the
                 // slot they read is refilled two iterations later); otherwise the stage's last
                 // group is waited for before its slot is refilled in the next iteration.
                 // The group's scales are read once per stage when the group spans the stage
