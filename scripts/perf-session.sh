@@ -399,6 +399,21 @@ case "$phase" in
     done
     echo '{}' > "$T"
     ;;
+  v38)
+    # Session 9, final build: GPU checks of the default plans at M = 33..64 (the 64 x 128
+    # warp-specialized tile on layers up to 8192^2, the 256-column wgmma tile on larger ones)
+    # over four formats, then those defaults' times.
+    A="--arch sm_90a"
+    { for spec in "--weight u4" "--weight u8" "--weight e4m3 --act bf16" "--weight u4 --act bf16 --group 64"; do
+        for sh in 8192x8192 4096x14336 14336x4096 28672x8192; do
+          timeout 60 "$B/bin/bench_a16" $A $spec --label chk --no-copy --shapes $sh --m 64 --harness graph --iters 2 --reps 1 --plans auto --splits auto --check 53x$sh
+        done
+      done
+    } > /dev/null 2> "$OUT/tests.txt"
+    echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"; grep -vE "^check|^NVIDIA|^N x K|^skip" "$OUT/tests.txt" | head -5
+    timeout 100 "$B/bin/bench_a16" $A --label final --no-copy --shapes $shapes,4096x4096,4096x14336,14336x4096 --m 33,48,64 --harness graph --plans auto --splits auto >> "$H" 2>> "$L"
+    echo '{}' > "$T"
+    ;;
   v37)
     # Session 9: warp-specialized wgmma tiles at M = 32..64 (v35-v36: the 128 x 128 one won above
     # M = 64 on mid-sized layers) against the defaults; GPU checks of each first.
