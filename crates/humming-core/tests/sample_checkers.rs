@@ -228,8 +228,9 @@ impl Executor for Fake {
                     self.wr(dst + 16 * j, &chunk);
                 }
             }
-            "wgmma_tile_f16" | "wgmma_tile_bf16" => {
+            "wgmma_tile_f16" | "wgmma_tile_bf16" | "wgmma_tile_sw128_f16" => {
                 let (a, b, c, d) = (ptr(&args[0]), ptr(&args[1]), ptr(&args[2]), ptr(&args[3]));
+                let kk = if k.name == "wgmma_tile_sw128_f16" { 64 } else { 16 };
                 // The bug: C is added even when the accumulate argument is 0.
                 let accumulate = u32_arg(&args[4]) != 0 || bug;
                 let val = |f: &Fake, p: u64| {
@@ -239,8 +240,8 @@ impl Executor for Fake {
                 for m in 0..64u64 {
                     for n in 0..16u64 {
                         let mut s = if accumulate { f64::from(self.f32(c + 4 * (m * 16 + n))) } else { 0.0 };
-                        for l in 0..16u64 {
-                            s += val(self, a + 2 * (m * 16 + l)) * val(self, b + 2 * (l * 16 + n));
+                        for l in 0..kk {
+                            s += val(self, a + 2 * (m * kk + l)) * val(self, b + 2 * (l * 16 + n));
                         }
                         self.wr(d + 4 * (m * 16 + n), &(s as f32).to_le_bytes());
                     }
@@ -279,7 +280,7 @@ fn checkers_reject_a_buggy_executor() {
             | SampleId::MmaTileS8 => err.contains("D["),
             SampleId::CpAsyncCopy | SampleId::CpAsyncHintCopy => err.contains("past the"),
             SampleId::BulkCopy => err.contains("dst word"),
-            SampleId::WgmmaTileF16 | SampleId::WgmmaTileBf16 => err.contains("D["),
+            SampleId::WgmmaTileF16 | SampleId::WgmmaTileBf16 | SampleId::WgmmaTileSw128F16 => err.contains("D["),
         };
         assert!(named, "{}: {err}", s.name);
     }

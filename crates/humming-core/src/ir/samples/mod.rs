@@ -12,7 +12,7 @@
 
 mod wgmma;
 
-pub use wgmma::{WGMMA_N, check_wgmma_tile_bf16, check_wgmma_tile_f16, wgmma_tile_bf16, wgmma_tile_f16};
+pub use wgmma::{WGMMA_N, check_wgmma_tile_bf16, check_wgmma_tile_f16, check_wgmma_tile_sw128_f16, wgmma_tile_bf16, wgmma_tile_f16, wgmma_tile_sw128_f16};
 
 use std::fmt::Display;
 
@@ -47,6 +47,7 @@ pub enum SampleId {
     BulkCopy,
     WgmmaTileF16,
     WgmmaTileBf16,
+    WgmmaTileSw128F16,
 }
 
 /// A sample kernel: its name (also the kernel's name), the targets it claims, and its builder.
@@ -84,6 +85,7 @@ impl Sample {
             SampleId::BulkCopy => check_bulk_copy(ex, seed),
             SampleId::WgmmaTileF16 => wgmma::check_wgmma_tile_f16(ex, seed),
             SampleId::WgmmaTileBf16 => wgmma::check_wgmma_tile_bf16(ex, seed),
+            SampleId::WgmmaTileSw128F16 => wgmma::check_wgmma_tile_sw128_f16(ex, seed),
         }
     }
 }
@@ -144,6 +146,7 @@ pub fn all_samples() -> Vec<Sample> {
         s(SampleId::BulkCopy, "bulk_copy", FROM_SM90, bulk_copy),
         s(SampleId::WgmmaTileF16, "wgmma_tile_f16", wgmma::SM90A, wgmma::wgmma_tile_f16),
         s(SampleId::WgmmaTileBf16, "wgmma_tile_bf16", wgmma::SM90A, wgmma::wgmma_tile_bf16),
+        s(SampleId::WgmmaTileSw128F16, "wgmma_tile_sw128_f16", wgmma::SM90A, wgmma::wgmma_tile_sw128_f16),
     ]
 }
 
