@@ -604,11 +604,13 @@ fn unsupported<T>(msg: impl Into<String>) -> R<T> {
 }
 
 /// Lays out shared memory and lowers `kernel` for a launch with `args` and
-/// `dynamic_shared_bytes`. `args` must already match the parameters.
+/// `dynamic_shared_bytes`, the dynamic array `skew` bytes past its aligned place. `args` must
+/// already match the parameters.
 pub(crate) fn lower<'k>(
     kernel: &'k Kernel,
     args: &'k [KernelArg],
     dynamic_shared_bytes: u32,
+    skew: u32,
 ) -> Result<Program<'k>, EmuError> {
     let mut bases = Vec::new();
     let mut cursor = SHARED_BASE as u64;
@@ -633,7 +635,7 @@ pub(crate) fn lower<'k>(
                 "dynamic shared alignment {a} is not a power of two"
             ));
         }
-        cursor = align_up(cursor, a);
+        cursor = align_up(cursor, a) + skew as u64;
         bases.push(cursor as u32);
         cursor += dynamic_shared_bytes as u64;
     }

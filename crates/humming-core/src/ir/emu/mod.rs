@@ -220,6 +220,7 @@ pub struct Emulator {
     stats: Stats,
     step_limit: Option<u64>,
     pre_wait_params: Option<Vec<String>>,
+    dynamic_shared_skew: u32,
 }
 
 impl Emulator {
@@ -240,6 +241,15 @@ impl Emulator {
     /// [`EmuError::BeforeGridDepWait`]. `None` (the default) checks nothing.
     pub fn set_pre_wait_params(&mut self, params: Option<&[&str]>) {
         self.pre_wait_params = params.map(|p| p.iter().map(|s| s.to_string()).collect());
+    }
+
+    /// Places the dynamic shared array `bytes` (a multiple of 16) past the first address of its
+    /// declared alignment, as a GPU whose reserved shared memory or static arrays shift it would;
+    /// 0 (the default) places it at that address. Kernels that need a coarser alignment than
+    /// they declare (e.g. 1 KB for swizzled wgmma tiles) must align it themselves.
+    pub fn set_dynamic_shared_skew(&mut self, bytes: u32) {
+        assert!(bytes % 16 == 0, "the shared window is 16-byte aligned");
+        self.dynamic_shared_skew = bytes;
     }
 
     /// Limits the warp-instructions one launch may execute (`None`: no limit, the default);
@@ -374,7 +384,7 @@ impl Executor for Emulator {
     ) -> Result<(), EmuError> {
         self.stats = Stats::default();
         Self::check_launch(kernel, dims, args)?;
-        let prog = lower::lower(kernel, args, dims.dynamic_shared_bytes)?;
+        let prog = lower::lower(kernel, args, dims.dynamic_shared_bytes, self.dynamic_shared_skew)?;
         self.mem.pre_wait = self.pre_wait_params.as_ref().map(|names| {
             kernel
                 .params
