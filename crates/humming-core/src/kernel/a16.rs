@@ -587,9 +587,10 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                 // them run: after each commit at most `wg_depth` groups stay pending, which frees
                 // the registers of older fragments (a group's registers are rewritten
                 // `spw / wg_unroll > wg_depth` groups later). The next group's words (and
-                // scales) are read before that wait. With `wg_carry` the groups stay pending across stages (the
-                // slot they read is refilled two iterations later); otherwise the stage's last
-                // group is waited for before its slot is refilled in the next iteration.
+                // scales) are read before that wait. With `wg_carry` the groups stay pending
+                // across stages (the slot they read is refilled two iterations later); otherwise
+                // the stage's last group is waited for before its slot is refilled in the next
+                // iteration.
                 // The group's scales are read once per stage when the group spans the stage
                 // (`whole`, the usual case), else once per step.
                 let body = |b: &mut KernelBuilder, every_step: bool| {

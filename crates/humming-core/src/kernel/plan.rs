@@ -328,7 +328,7 @@ impl KernelPlan {
     }
 
     /// The wgmma plan for M tokens on `n_pad x k_pad` weights, or `None` where the mma.sync
-    /// plans are as fast. From the v32-v33 sweeps (session 9, H200, after the swizzled
+    /// plans are as fast. From the v33-v37 sweeps (session 9, H200, after the swizzled
     /// activation tiles made the wgmma plans 25-50% faster; eight layer shapes from 2048 x 8192
     /// to 28672 x 8192, M = 40 .. 256, against the mma.sync defaults in the same call):
     /// - "big" layers (N and K >= 8192): 256-column tiles, `m4x16` (64 rows) up to M = 64
