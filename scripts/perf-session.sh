@@ -16,6 +16,11 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,
 python3 -c 'import torch; print("torch", torch.__version__, torch.version.cuda)'
 H=$OUT/humming.jsonl; T=$OUT/torch.jsonl; L=$OUT/log.txt
 bench() { "$B/bin/bench_a16" "$@" >> "$H" 2>> "$L"; }
+# One GPU check against the f64 reference, on stderr (the phases send it to tests.txt):
+# chk "<spec args>" <shape> <bench M> <plans> <splits> <check MxNxK>, with the phase's $A.
+chk() { timeout 60 "$B/bin/bench_a16" $A $1 --label chk --no-copy --shapes $2 --m $3 --harness graph --iters 2 --reps 1 --plans $4 --splits $5 --check $6; }
+# How many checks tests.txt holds, and the first lines that are not checks (errors).
+checks_report() { echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"; grep -vE "^check|^NVIDIA|^N x K|^skip" "$OUT/tests.txt" | head -5; }
 shapes=8192x8192,28672x8192,8192x28672
 case "$phase" in
   v1)
@@ -120,7 +125,7 @@ case "$phase" in
     # a16::ctas_per_sm) against the same plans compiled for 1 (HUMMING_MIN_CTAS=1), M = 1 and 16.
     p=m1x16_n1x64_k8w_bk512_s3,m1x16_n2x64_k4w_bk256_s4,m1x16_n1x64_k8w_bk256_s3,m1x16_n1x64_k8w_bk256_s4,m1x16_n1x64_k4w_bk256_s4,m1x16_n1x64_k4w_bk256_s3,m1x16_n2x64_k4w_bk128_s4,m1x16_n1x64_k8w_bk512_s2,m1x16_n1x64_k4w_bk512_s2
     timeout 40 "$B/bin/bench_a16" --label chk --no-copy --shapes 4096x4096 --m 13 --harness graph --iters 2 --reps 1 --plans $p --splits 3 --check 13x4096x4096 > /dev/null 2> "$OUT/tests.txt"
-    echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"; grep -vE "^check|^NVIDIA|^N x K|^skip" "$OUT/tests.txt" | head -5
+    checks_report
     timeout 150 "$B/bin/bench_a16" --label v5auto --shapes $shapes,4096x4096 --m 1,16 --harness graph --plans $p --splits 1,2,4,8 >> "$H" 2>> "$L"
     HUMMING_MIN_CTAS=1 timeout 150 "$B/bin/bench_a16" --label v5one --no-copy --shapes $shapes,4096x4096 --m 1,16 --harness graph --plans $p --splits 1,2,4,8 >> "$H" 2>> "$L"
     echo '{}' > "$T"
@@ -152,7 +157,7 @@ case "$phase" in
     s2=m2x8_n1x64_k8w_bk512_s3,m2x8_n2x64_k4w_bk256_s4,m2x8_n1x64_k8w_bk256_s4
     old=m1x16_n1x64_k8w_bk512_s3,m1x16_n2x64_k4w_bk256_s4
     timeout 40 "$B/bin/bench_a16" --label chk --no-copy --shapes 4096x4096 --m 13 --harness graph --iters 2 --reps 1 --plans $s2 --splits auto,3 --check 13x4096x4096 > /dev/null 2> "$OUT/tests.txt"
-    echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"; grep -vE "^check|^NVIDIA|^N x K|^skip" "$OUT/tests.txt" | head -5
+    checks_report
     timeout 150 "$B/bin/bench_a16" --label v7s --no-copy --shapes $shapes,4096x4096 --m 16 --harness graph --plans $old,$s2 --splits 1,2,4 >> "$H" 2>> "$L"
     if command -v ncu >/dev/null; then
       timeout 60 ncu --clock-control none --target-processes all -k regex:hm_a16 -s 2 -c 1 \
@@ -192,7 +197,7 @@ case "$phase" in
     c16=m1x16_n2x64_k4w_bk256_s4,m1x16_n1x64_k8w_bk512_s3,m1x8_n2x64_k4w_bk256_s4,m1x8_n2x64_k8w_bk512_s3,m1x8_n4x64_k2w_bk256_s4,m1x8_n4x64_k4w_bk256_s3,m1x16_n4x64_k2w_bk256_s4,m1x16_n4x64_k4w_bk256_s3,m1x16_n4x64_k2w_bk512_s3,m2x8_n2x64_k4w_bk512_s3
     c8=m1x8_n2x64_k4w_bk256_s4,m1x8_n4x64_k2w_bk256_s4,m1x8_n4x64_k4w_bk256_s3,m1x8_n4x64_k2w_bk512_s3
     timeout 30 "$B/bin/bench_a16" --label chk --no-copy --shapes 4096x4096 --m 13 --harness graph --iters 2 --reps 1 --plans $c16 --splits auto,3 --check 13x4096x4096 > /dev/null 2> "$OUT/tests.txt"
-    echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"; grep -vE "^check|^NVIDIA|^N x K|^skip" "$OUT/tests.txt" | head -5
+    checks_report
     timeout 150 "$B/bin/bench_a16" --label v13 --shapes $shapes --m 16 --harness graph --plans auto,$c16 --splits auto,1,2,4 >> "$H" 2>> "$L"
     timeout 60 "$B/bin/bench_a16" --label v13 --no-copy --shapes $shapes --m 8 --harness graph --plans auto,$c8 --splits auto,1,2,4 >> "$H" 2>> "$L"
     bash $B/ncu-stall.sh small
@@ -254,7 +259,7 @@ case "$phase" in
     { timeout 40 "$B/bin/bench_a16" $A --label chk --no-copy --shapes 2048x4096 --m 12 --harness graph --iters 2 --reps 1 --plans auto --splits auto,3 --check 12x2048x4096
       timeout 40 "$B/bin/bench_a16" $A --label chk --no-copy --shapes 4096x4096 --m 16 --harness graph --iters 2 --reps 1 --plans auto --splits auto --check 16x4096x4096
     } > /dev/null 2> "$OUT/tests.txt"
-    echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"; grep -vE "^check|^NVIDIA|^N x K|^skip" "$OUT/tests.txt" | head -5
+    checks_report
     timeout 120 "$B/bin/bench_a16" $A --label v18 --no-copy --shapes 2048x4096,4096x4096,1024x4096,4096x2048,6144x4096 --m 12,16 --harness graph --plans auto,$p --splits auto,1,2,4,8 >> "$H" 2>> "$L"
     echo '{}' > "$T"
     ;;
@@ -272,7 +277,7 @@ case "$phase" in
         timeout 40 "$B/bin/bench_a16" $A $spec --label chk --no-copy --shapes 4096x4096 --m 200 --harness graph --iters 2 --reps 1 --plans m8x16_n2x32_k2w_bk128_s3,m8x16_n4x32_k1w_bk128_s3 --splits 1,2 --check 200x4096x4096
       done
     } > /dev/null 2> "$OUT/tests.txt"
-    echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"; grep -vE "^check|^NVIDIA|^N x K|^skip" "$OUT/tests.txt" | head -5
+    checks_report
     timeout 90 "$B/bin/bench_a16" $A --label v19 --no-copy --shapes $shapes --m 32 --harness graph --plans auto,$c2 --splits auto,1,2,4 >> "$H" 2>> "$L"
     timeout 90 "$B/bin/bench_a16" $A --label v19 --no-copy --shapes $shapes --m 64 --harness graph --plans auto,$c4 --splits auto,1,2,4 >> "$H" 2>> "$L"
     timeout 120 "$B/bin/bench_a16" $A --label v19 --no-copy --shapes $shapes --m 128 --harness graph --plans auto,$c4,$c8 --splits auto,1,2 >> "$H" 2>> "$L"
@@ -293,7 +298,7 @@ case "$phase" in
       timeout 40 "$B/bin/bench_a16" --label chk --no-copy --shapes 8192x28672 --m 16 --harness graph --iters 2 --reps 1 --plans auto --splits auto --check 16x8192x28672
       timeout 40 "$B/bin/bench_a16" --label chk --no-copy --shapes 8192x28672 --m 128 --harness graph --iters 2 --reps 1 --plans auto --splits auto --check 100x8192x28672
     } > /dev/null 2> "$OUT/tests.txt"
-    echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"; grep -vE "^check|^NVIDIA|^N x K|^skip" "$OUT/tests.txt" | head -5
+    checks_report
     for bin in bench_a16_old bench_a16 bench_a16_old bench_a16; do
       timeout 100 "$B/bin/$bin" --arch sm_90a --label $bin --no-copy --shapes $shapes --m 1,8,16,32,64,128 --harness graph --plans auto --splits auto >> "$H" 2>> "$L"
     done
@@ -309,7 +314,7 @@ case "$phase" in
     { for m in 1 13 61; do timeout 40 "$B/bin/bench_a16" $A --label chk --no-copy --shapes 4096x4224 --m $m --harness graph --iters 2 --reps 1 --plans auto --splits auto,1,3 --check ${m}x4096x4224; done
       timeout 40 "$B/bin/bench_a16" $A --label chk --no-copy --shapes 8192x28672 --m 128 --harness graph --iters 2 --reps 1 --plans auto --splits auto --check 100x8192x28672
     } > /dev/null 2> "$OUT/tests.txt"
-    echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"; grep -vE "^check|^NVIDIA|^N x K|^skip" "$OUT/tests.txt" | head -5
+    checks_report
     for bin in bench_a16_old bench_a16 bench_a16_old bench_a16; do
       timeout 100 "$B/bin/$bin" $A --label $bin --no-copy --shapes $shapes,4096x4096 --m 1,8,16,32,64 --harness graph --plans auto --splits auto >> "$H" 2>> "$L"
     done
@@ -333,11 +338,11 @@ case "$phase" in
     A="--arch sm_90a"
     p4=m4x8_n2x64_k4w_bk256_s4,m4x8_n2x64_k2w_bk256_s4,m4x8_n1x64_k4w_bk256_s4,m4x8_n1x64_k8w_bk512_s3,m4x8_n2x64_k4w_bk512_s3,m4x8_n2x32_k4w_bk512_s4,m4x8_n4x32_k2w_bk256_s4,m4x8_n2x32_k4w_bk256_s4
     { for spec in "--weight u4" "--weight u8 --act bf16" "--weight e2m1 --act bf16 --scale ue8m0 --group 32" "--weight u4 --dynamic-zero --group 32"; do
-        timeout 60 "$B/bin/bench_a16" $A $spec --label chk --no-copy --shapes 4096x4224 --m 29 --harness graph --iters 2 --reps 1 --plans $p4 --splits 1,3 --check 29x4096x4224
+        chk "$spec" 4096x4224 29 $p4 1,3 29x4096x4224
       done
-      timeout 60 "$B/bin/bench_a16" $A --label chk --no-copy --shapes 8192x8192 --m 21 --harness graph --iters 2 --reps 1 --plans $p4 --splits 2 --check 21x8192x8192
+      chk "" 8192x8192 21 $p4 2 21x8192x8192
     } > /dev/null 2> "$OUT/tests.txt"
-    echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"; grep -vE "^check|^NVIDIA|^N x K|^skip" "$OUT/tests.txt" | head -5
+    checks_report
     timeout 240 "$B/bin/bench_a16" $A --label sweep32 --no-copy --shapes $shapes,4096x4096 --m 32 --harness graph --plans auto,$p4 --splits auto,1,2,4 >> "$H" 2>> "$L"
     timeout 120 "$B/bin/bench_a16" $A --label sweep24 --no-copy --shapes $shapes --m 24 --harness graph --plans auto,m4x8_n2x64_k4w_bk256_s4,m4x8_n2x64_k2w_bk256_s4,m4x8_n2x32_k4w_bk512_s4 --splits auto,1,2,4 >> "$H" 2>> "$L"
     echo '{}' > "$T"
@@ -351,12 +356,12 @@ case "$phase" in
     ws=m4x16_n3x64_k1w_bk128_s4_ws,m4x16_n2x64_k1w_bk128_s4_ws,m8x16_n2x64_k1w_bk128_s4_ws,m8x16_n2x64_k1w_bk128_s5_ws,m4x16_n3x64_k1w_bk128_s5_ws,m8x16_n2x64_k1w_bk64_s6_ws
     { for spec in "--weight u4" "--weight u8 --act bf16" "--weight e2m1 --act bf16 --scale ue8m0 --group 32"; do
         for m in 61 100 200; do
-          timeout 60 "$B/bin/bench_a16" $A $spec --label chk --no-copy --shapes 4096x4224 --m $m --harness graph --iters 2 --reps 1 --plans $ws --splits 1,3 --check ${m}x4096x4224
+          chk "$spec" 4096x4224 $m $ws 1,3 ${m}x4096x4224
         done
       done
-      timeout 60 "$B/bin/bench_a16" $A --label chk --no-copy --shapes 8192x8192 --m 128 --harness graph --iters 2 --reps 1 --plans $ws --splits auto --check 128x8192x8192
+      chk "" 8192x8192 128 $ws auto 128x8192x8192
     } > /dev/null 2> "$OUT/tests.txt"
-    echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"; grep -vE "^check|^NVIDIA|^N x K|^skip" "$OUT/tests.txt" | head -5
+    checks_report
     timeout 300 "$B/bin/bench_a16" $A --label sweep --no-copy --shapes $shapes --m 64,128,256 --harness graph --plans auto,m4x16_n4x64_k1w_bk128_s4_wg,m8x16_n4x64_k1w_bk128_s4_wg,$ws --splits auto,1,2,4 >> "$H" 2>> "$L"
     echo '{}' > "$T"
     ;;
@@ -367,9 +372,9 @@ case "$phase" in
     A="--arch sm_90a"
     wg=m4x16_n4x64_k1w_bk128_s4_wg,m8x16_n4x64_k1w_bk128_s4_wg
     { for m in 61 100 200; do timeout 60 "$B/bin/bench_a16" $A --label chk --no-copy --shapes 4096x4224 --m $m --harness graph --iters 2 --reps 1 --plans $wg --splits 1,3 --check ${m}x4096x4224; done
-      timeout 60 "$B/bin/bench_a16" $A --weight u8 --label chk --no-copy --shapes 4096x4224 --m 77 --harness graph --iters 2 --reps 1 --plans m4x16_n4x64_k1w_bk128_s3_wg --splits 1,2 --check 77x4096x4224
+      chk "--weight u8" 4096x4224 77 m4x16_n4x64_k1w_bk128_s3_wg 1,2 77x4096x4224
     } > /dev/null 2> "$OUT/tests.txt"
-    echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"; grep -vE "^check|^NVIDIA|^N x K|^skip" "$OUT/tests.txt" | head -5
+    checks_report
     for bin in bench_a16_old bench_a16 bench_a16_old bench_a16; do
       timeout 100 "$B/bin/$bin" $A --label $bin --no-copy --shapes $shapes --m 64,128,256 --harness graph --plans $wg --splits auto >> "$H" 2>> "$L"
     done
@@ -406,11 +411,11 @@ case "$phase" in
     A="--arch sm_90a"
     { for spec in "--weight u4" "--weight u8" "--weight e4m3 --act bf16" "--weight u4 --act bf16 --group 64"; do
         for sh in 8192x8192 4096x14336 14336x4096 28672x8192; do
-          timeout 60 "$B/bin/bench_a16" $A $spec --label chk --no-copy --shapes $sh --m 64 --harness graph --iters 2 --reps 1 --plans auto --splits auto --check 53x$sh
+          chk "$spec" $sh 64 auto auto 53x$sh
         done
       done
     } > /dev/null 2> "$OUT/tests.txt"
-    echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"; grep -vE "^check|^NVIDIA|^N x K|^skip" "$OUT/tests.txt" | head -5
+    checks_report
     timeout 100 "$B/bin/bench_a16" $A --label final --no-copy --shapes $shapes,4096x4096,4096x14336,14336x4096 --m 33,48,64 --harness graph --plans auto --splits auto >> "$H" 2>> "$L"
     echo '{}' > "$T"
     ;;
@@ -420,11 +425,11 @@ case "$phase" in
     A="--arch sm_90a"
     ws=m2x16_n2x64_k1w_bk128_s4_ws,m2x16_n3x64_k1w_bk128_s4_ws,m4x16_n2x64_k1w_bk128_s4_ws,m4x16_n3x64_k1w_bk128_s4_ws
     { for m in 29 61; do
-        timeout 60 "$B/bin/bench_a16" $A --label chk --no-copy --shapes 4096x4224 --m $m --harness graph --iters 2 --reps 1 --plans $ws --splits 1,3 --check ${m}x4096x4224
+        chk "" 4096x4224 $m $ws 1,3 ${m}x4096x4224
       done
-      timeout 60 "$B/bin/bench_a16" $A --weight u8 --label chk --no-copy --shapes 4096x4224 --m 45 --harness graph --iters 2 --reps 1 --plans $ws --splits 2 --check 45x4096x4224
+      chk "--weight u8" 4096x4224 45 $ws 2 45x4096x4224
     } > /dev/null 2> "$OUT/tests.txt"
-    echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"; grep -vE "^check|^NVIDIA|^N x K|^skip" "$OUT/tests.txt" | head -5
+    checks_report
     timeout 200 "$B/bin/bench_a16" $A --label ws --no-copy --shapes $shapes,4096x4096,4096x14336,14336x4096 --m 32,48,64 --harness graph --plans auto,$ws --splits auto >> "$H" 2>> "$L"
     echo '{}' > "$T"
     ;;
@@ -442,10 +447,10 @@ case "$phase" in
     A="--arch sm_90a"
     ws=m4x16_n3x64_k1w_bk128_s4_ws,m8x16_n2x64_k1w_bk128_s4_ws,m8x16_n3x64_k1w_bk128_s4_ws
     { for m in 61 200; do
-        timeout 60 "$B/bin/bench_a16" $A --label chk --no-copy --shapes 4096x4224 --m $m --harness graph --iters 2 --reps 1 --plans $ws --splits 1,3 --check ${m}x4096x4224
+        chk "" 4096x4224 $m $ws 1,3 ${m}x4096x4224
       done
     } > /dev/null 2> "$OUT/tests.txt"
-    echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"; grep -vE "^check|^NVIDIA|^N x K|^skip" "$OUT/tests.txt" | head -5
+    checks_report
     timeout 200 "$B/bin/bench_a16" $A --label ws --no-copy --shapes $shapes --m 64,128,256 --harness graph --plans auto,$ws --splits auto >> "$H" 2>> "$L"
     echo '{}' > "$T"
     ;;
@@ -470,12 +475,12 @@ case "$phase" in
     wg=m2x16_n4x64_k1w_bk128_s4_wg,m4x16_n4x64_k1w_bk128_s4_wg,m8x16_n4x64_k1w_bk128_s4_wg
     { for spec in "--weight u4" "--weight u8 --act bf16" "--weight u8" "--weight e2m1 --act bf16 --scale ue8m0 --group 32" "--weight u4 --act bf16 --group 64"; do
         for m in 29 61 130; do
-          timeout 60 "$B/bin/bench_a16" $A $spec --label chk --no-copy --shapes 4096x4224 --m $m --harness graph --iters 2 --reps 1 --plans $wg,m8x16_n4x64_k1w_bk128_s3_wg,m4x16_n2x64_k1w_bk128_s6_wg --splits 1,3 --check ${m}x4096x4224
+          chk "$spec" 4096x4224 $m $wg,m8x16_n4x64_k1w_bk128_s3_wg,m4x16_n2x64_k1w_bk128_s6_wg 1,3 ${m}x4096x4224
         done
       done
-      timeout 60 "$B/bin/bench_a16" $A --label chk --no-copy --shapes 8192x28672 --m 64 --harness graph --iters 2 --reps 1 --plans $wg --splits auto --check 64x8192x28672
+      chk "" 8192x28672 64 $wg auto 64x8192x28672
     } > /dev/null 2> "$OUT/tests.txt"
-    echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"; grep -vE "^check|^NVIDIA|^N x K|^skip" "$OUT/tests.txt" | head -5
+    checks_report
     for bin in bench_a16_old bench_a16 bench_a16_old bench_a16; do
       timeout 100 "$B/bin/$bin" $A --label $bin --no-copy --shapes $shapes --m 32,64,128,256 --harness graph --plans $wg --splits auto >> "$H" 2>> "$L"
     done
@@ -493,13 +498,13 @@ case "$phase" in
     wg=m1x16_n4x64_k1w_bk128_s4_wg,m2x16_n4x64_k1w_bk128_s4_wg,m4x16_n4x64_k1w_bk128_s4_wg,m8x16_n4x64_k1w_bk128_s4_wg,m4x16_n2x64_k1w_bk128_s6_wg,m8x16_n2x64_k1w_bk64_s6_wg
     { for spec in "--weight u4" "--weight u8 --act bf16" "--weight u4 --act bf16 --dynamic-zero --group 64"; do
         for m in 13 29 61 130; do
-          timeout 60 "$B/bin/bench_a16" $A $spec --label chk --no-copy --shapes 4096x4224 --m $m --harness graph --iters 2 --reps 1 --plans $wg --splits 1,3 --check ${m}x4096x4224
+          chk "$spec" 4096x4224 $m $wg 1,3 ${m}x4096x4224
         done
       done
-      timeout 60 "$B/bin/bench_a16" $A --label chk --no-copy --shapes 8192x28672 --m 64 --harness graph --iters 2 --reps 1 --plans $wg --splits auto --check 64x8192x28672
-      timeout 60 "$B/bin/bench_a16" $A --label chk --no-copy --shapes 8192x8192 --m 256 --harness graph --iters 2 --reps 1 --plans $wg --splits auto --check 256x8192x8192
+      chk "" 8192x28672 64 $wg auto 64x8192x28672
+      chk "" 8192x8192 256 $wg auto 256x8192x8192
     } > /dev/null 2> "$OUT/tests.txt"
-    echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"; grep -vE "^check|^NVIDIA|^N x K|^skip" "$OUT/tests.txt" | head -5
+    checks_report
     for bin in bench_a16_old bench_a16 bench_a16_old bench_a16; do
       timeout 100 "$B/bin/$bin" $A --label $bin --no-copy --shapes $shapes --m 16,32,64,128,256 --harness graph --plans $wg --splits auto >> "$H" 2>> "$L"
     done
@@ -515,12 +520,12 @@ case "$phase" in
     wg=m1x16_n4x64_k1w_bk128_s4_wg,m2x16_n4x64_k1w_bk128_s4_wg,m4x16_n4x64_k1w_bk128_s4_wg,m8x16_n4x64_k1w_bk128_s4_wg
     { for spec in "--weight u4" "--weight u8 --act bf16" "--weight u4 --act bf16 --dynamic-zero --group 64"; do
         for m in 13 29 61 130; do
-          timeout 60 "$B/bin/bench_a16" $A $spec --label chk --no-copy --shapes 4096x4224 --m $m --harness graph --iters 2 --reps 1 --plans $wg --splits 1,3 --check ${m}x4096x4224
+          chk "$spec" 4096x4224 $m $wg 1,3 ${m}x4096x4224
         done
       done
-      timeout 60 "$B/bin/bench_a16" $A --label chk --no-copy --shapes 8192x28672 --m 64 --harness graph --iters 2 --reps 1 --plans $wg --splits auto --check 64x8192x28672
+      chk "" 8192x28672 64 $wg auto 64x8192x28672
     } > /dev/null 2> "$OUT/tests.txt"
-    echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"; grep -vE "^check|^NVIDIA|^N x K|^skip" "$OUT/tests.txt" | head -5
+    checks_report
     for bin in bench_a16_old bench_a16 bench_a16_old2 bench_a16_old bench_a16 bench_a16_old2; do
       timeout 100 "$B/bin/$bin" $A --label $bin --no-copy --shapes $shapes --m 16,32,64,128,256 --harness graph --plans $wg --splits auto >> "$H" 2>> "$L"
     done
@@ -550,13 +555,13 @@ case "$phase" in
     A="--arch sm_90a"
     { for spec in "--weight u4" "--weight u8 --act bf16" "--weight e2m1 --act bf16 --scale ue8m0 --group 32" "--weight u3 --dynamic-zero --group 64"; do
         for m in 1 13 37 61 130; do
-          timeout 60 "$B/bin/bench_a16" $A $spec --label chk --no-copy --shapes 4096x4224 --m $m --harness graph --iters 2 --reps 1 --plans auto --splits 2,3,5 --check ${m}x4096x4224
+          chk "$spec" 4096x4224 $m auto 2,3,5 ${m}x4096x4224
         done
       done
-      timeout 60 "$B/bin/bench_a16" $A --label chk --no-copy --shapes 8192x28672 --m 64 --harness graph --iters 2 --reps 1 --plans auto --splits auto,4 --check 64x8192x28672
-      timeout 60 "$B/bin/bench_a16" $A --label chk --no-copy --shapes 8192x8192 --m 256 --harness graph --iters 2 --reps 1 --plans auto --splits auto --check 200x8192x8192
+      chk "" 8192x28672 64 auto auto,4 64x8192x28672
+      chk "" 8192x8192 256 auto auto 200x8192x8192
     } > /dev/null 2> "$OUT/tests.txt"
-    echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"; grep -vE "^check|^NVIDIA|^N x K|^skip" "$OUT/tests.txt" | head -5
+    checks_report
     for bin in bench_a16_old bench_a16 bench_a16_old bench_a16; do
       timeout 100 "$B/bin/$bin" $A --label $bin --no-copy --shapes 4096x4096,$shapes --m 1,8,16,32,64 --harness graph --plans auto --splits auto >> "$H" 2>> "$L"
     done
@@ -581,7 +586,7 @@ case "$phase" in
       timeout 40 "$B/bin/bench_a16" $A --label chk --no-copy --shapes 4096x4096 --m 13 --harness graph --iters 2 --reps 1 --plans auto --splits auto,3 --check 13x4096x4096
       timeout 40 "$B/bin/bench_a16" $A --label chk --no-copy --shapes 28672x4096 --m 11 --harness graph --iters 2 --reps 1 --plans auto --splits auto --check 11x28672x4096
     } > /dev/null 2> "$OUT/tests.txt"
-    echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"; grep -vE "^check|^NVIDIA|^N x K|^skip" "$OUT/tests.txt" | head -5
+    checks_report
     timeout 150 "$B/bin/bench_a16" $A --label v15 --shapes $shapes --m 1,8,16 --harness graph,cold >> "$H" 2>> "$L"
     timeout 120 python3 $B/bench_torch.py --shapes $shapes --m 1,8,16 > "$T" 2>> "$L"
     ;;
