@@ -366,11 +366,12 @@ impl KernelPlan {
             65..=128 => (6144 * 4096..=8192 * 16384).contains(&size).then_some(8),
             _ => (size <= 8192 * 8192 && n_pad <= 8192).then_some(8),
         };
-        if let Some(m_tiles) = ws_rows {
-            let plan = (2..=4).rev().map(|stages| KernelPlan { m_tiles, n_warps: 2, k_warps: 1, bk: 128, stages, swap: false, wgmma: true, halves: false, ws: true }).find(|p| p.validate(arch, bits).is_ok());
-            if plan.is_some() {
-                return plan;
-            }
+        // The deepest ring of at most `most` stages that fits.
+        let fit = |m_tiles: u32, n_warps: u32, ws: bool, most: u32| {
+            (2..=most).rev().map(|stages| KernelPlan { m_tiles, n_warps, k_warps: 1, bk: 128, stages, swap: false, wgmma: true, halves: false, ws }).find(|p| p.validate(arch, bits).is_ok())
+        };
+        if let Some(plan) = ws_rows.and_then(|m_tiles| fit(m_tiles, 2, true, 4)) {
+            return Some(plan);
         }
         let (m_tiles, n_warps) = if big {
             (if m <= 64 { 4 } else { 8 }, 4)
@@ -383,8 +384,7 @@ impl KernelPlan {
         } else {
             (4, 2)
         };
-        let most = if n_warps == 2 { 6 } else { 4 };
-        (2..=most).rev().map(|stages| KernelPlan { m_tiles, n_warps, k_warps: 1, bk: 128, stages, swap: false, wgmma: true, halves: false, ws: false }).find(|p| p.validate(arch, bits).is_ok())
+        fit(m_tiles, n_warps, false, if n_warps == 2 { 6 } else { 4 })
     }
 
     /// The plans a kernel set carries when the weights' shape is not known (macro-generated

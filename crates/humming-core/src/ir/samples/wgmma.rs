@@ -179,14 +179,10 @@ pub fn wgmma_tile_sw128_f16() -> Kernel {
     wgmma_tile("wgmma_tile_sw128_f16", Half::F16, BLayout::Swizzle128)
 }
 
-fn check_wgmma<E: Executor>(ex: &mut E, seed: u64, half: Half, layout: BLayout) -> Result<(), String> {
+/// Checks `kernel`, built by [`wgmma_tile`] with `half` and `layout`.
+fn check_wgmma<E: Executor>(ex: &mut E, seed: u64, half: Half, layout: BLayout, kernel: &Kernel) -> Result<(), String> {
     const M: usize = 64;
     const N: usize = WGMMA_N;
-    let kernel = &match (half, layout) {
-        (Half::F16, BLayout::NoSwizzle) => wgmma_tile_f16(),
-        (Half::Bf16, BLayout::NoSwizzle) => wgmma_tile_bf16(),
-        (_, BLayout::Swizzle128) => wgmma_tile_sw128_f16(),
-    };
     let k = layout.k();
     let mut rng = SplitMix64::new(seed);
     let (a_bits, a): (Vec<u16>, Vec<f64>) = (0..M * k).map(|_| half.round(rng.unit_f32() * 2.0)).unzip();
@@ -215,15 +211,15 @@ fn check_wgmma<E: Executor>(ex: &mut E, seed: u64, half: Half, layout: BLayout) 
 
 /// Checks [`wgmma_tile_f16`] against the f64 product of the f16-rounded inputs.
 pub fn check_wgmma_tile_f16<E: Executor>(ex: &mut E, seed: u64) -> Result<(), String> {
-    check_wgmma(ex, seed, Half::F16, BLayout::NoSwizzle)
+    check_wgmma(ex, seed, Half::F16, BLayout::NoSwizzle, &wgmma_tile_f16())
 }
 
 /// Checks [`wgmma_tile_bf16`] against the f64 product of the bf16-rounded inputs.
 pub fn check_wgmma_tile_bf16<E: Executor>(ex: &mut E, seed: u64) -> Result<(), String> {
-    check_wgmma(ex, seed, Half::Bf16, BLayout::NoSwizzle)
+    check_wgmma(ex, seed, Half::Bf16, BLayout::NoSwizzle, &wgmma_tile_bf16())
 }
 
 /// Checks [`wgmma_tile_sw128_f16`] against the f64 product of the f16-rounded inputs.
 pub fn check_wgmma_tile_sw128_f16<E: Executor>(ex: &mut E, seed: u64) -> Result<(), String> {
-    check_wgmma(ex, seed, Half::F16, BLayout::Swizzle128)
+    check_wgmma(ex, seed, Half::F16, BLayout::Swizzle128, &wgmma_tile_sw128_f16())
 }
