@@ -404,6 +404,43 @@ case "$phase" in
     done
     echo '{}' > "$T"
     ;;
+  v40)
+    # Session 10: clusters only at split 2 (v39: clusters of 4 were 36-88% slower): A/B against
+    # bin/bench_a16_old (the workspace reduction), then a sweep of the M <= 8 (swapped, one n8
+    # tile) plans and splits on the two shapes whose M <= 8 ratios miss 3.6x.
+    A="--arch sm_90a"
+    chk "" 8192x8192 1 auto 2,9 1x4096x8192 2> "$OUT/tests.txt" > /dev/null
+    checks_report
+    for bin in bench_a16_old bench_a16 bench_a16_old bench_a16; do
+      timeout 100 "$B/bin/$bin" $A --label $bin --no-copy --shapes 4096x4096,$shapes --m 1,8,16,32,64 --harness graph --plans auto --splits auto >> "$H" 2>> "$L"
+    done
+    p1=m1x8_n1x64_k8w_bk512_s3,m1x8_n1x64_k8w_bk512_s4,m1x8_n1x64_k4w_bk256_s4,m1x8_n1x64_k4w_bk512_s4,m1x8_n1x64_k8w_bk256_s6,m1x8_n1x64_k16w_bk1024_s2
+    p2=m1x8_n2x64_k4w_bk256_s4,m1x8_n2x64_k4w_bk512_s3,m1x8_n2x64_k8w_bk512_s3,m1x8_n4x64_k2w_bk256_s4,m1x8_n2x32_k8w_bk512_s3,m1x8_n4x32_k4w_bk512_s3
+    timeout 250 "$B/bin/bench_a16" $A --label splits --no-copy --shapes 8192x8192,28672x8192 --m 1,8 --harness graph --plans $p1,$p2 --splits 1,2,3,4 >> "$H" 2>> "$L"
+    echo '{}' > "$T"
+    ;;
+  v39)
+    # Session 10: split K through distributed shared memory (a cluster of the tile's splits).
+    # GPU checks of the cluster path (splits 2..8) and of the workspace path it falls back to
+    # (split 9), then A/B against bin/bench_a16_old (the workspace reduction) at the default
+    # plans, then the new build's splits.
+    A="--arch sm_90a"
+    { chk "" 4096x4224 1 auto 2,3,8,9 1x4096x4224
+      chk "" 4096x4224 16 auto 2,5 16x4096x4224
+      chk "" 4096x4224 29 auto 2,4 29x4096x4224
+      chk "" 4096x4224 61 auto,m4x16_n2x64_k1w_bk128_s4_ws,m4x16_n4x64_k1w_bk128_s4_wg 2,4 61x4096x4224
+      chk "" 4096x4224 200 m8x16_n2x64_k1w_bk128_s4_ws,m8x16_n4x64_k1w_bk128_s4_wg 2 200x4096x4224
+      chk "--weight u8" 4096x4224 8 auto 3 8x4096x4224
+      chk "--weight e2m1 --act bf16 --scale ue8m0 --group 32" 4096x4224 16 auto 4 13x4096x4224
+      chk "--weight u3 --dynamic-zero --act bf16 --group 64" 4096x4224 32 auto 6 32x4096x4224
+    } > /dev/null 2> "$OUT/tests.txt"
+    checks_report
+    for bin in bench_a16_old bench_a16 bench_a16_old bench_a16; do
+      timeout 100 "$B/bin/$bin" $A --label $bin --no-copy --shapes 4096x4096,$shapes --m 1,8,16,32,64 --harness graph --plans auto --splits auto >> "$H" 2>> "$L"
+    done
+    timeout 150 "$B/bin/bench_a16" $A --label splits --no-copy --shapes 4096x4096,$shapes --m 1,16,32,64,128 --harness graph --plans auto --splits 1,2,4,8 >> "$H" 2>> "$L"
+    echo '{}' > "$T"
+    ;;
   v38)
     # Session 9, final build: GPU checks of the default plans at M = 33..64 (the 64 x 128
     # warp-specialized tile on layers up to 8192^2, the 256-column wgmma tile on larger ones)

@@ -77,6 +77,7 @@ fn special_registers_with_a_tail_warp_and_a_2d_grid() {
             grid: (2, 3, 1),
             block: 48,
             dynamic_shared_bytes: 0,
+            cluster: humming_core::ir::NO_CLUSTER,
         },
         &[KernelArg::Ptr(po)],
     )
@@ -803,6 +804,7 @@ fn dynamic_shared_memory_and_allocation_hygiene() {
             grid: (1, 1, 1),
             block: 32,
             dynamic_shared_bytes: 128,
+            cluster: humming_core::ir::NO_CLUSTER,
         },
         &[KernelArg::Ptr(po)],
     )
@@ -831,6 +833,7 @@ fn dynamic_shared_memory_and_allocation_hygiene() {
             grid: (1, 1, 1),
             block: 32,
             dynamic_shared_bytes: 64,
+            cluster: humming_core::ir::NO_CLUSTER,
         },
         &[KernelArg::Ptr(po)],
     );

@@ -473,6 +473,7 @@ fn launch_mismatches_are_typed() {
                 grid: (0, 1, 1),
                 block: 64,
                 dynamic_shared_bytes: 0,
+                cluster: humming_core::ir::NO_CLUSTER,
             },
             &args,
         )

@@ -74,6 +74,8 @@ fn every_sample_gets_the_minimal_version() {
                 ("cp_async_hint_copy", _) => base(arch).max(v(7, 4)),
                 // mbarrier.arrive.expect_tx, cp.async.bulk, fence.mbarrier_init: PTX 8.0.
                 ("bulk_copy", _) => base(arch).max(v(8, 0)),
+                // barrier.cluster.arrive.release / wait.acquire: PTX 8.0.
+                ("cluster_gather", _) => base(arch).max(v(8, 0)),
                 _ => base(arch),
             };
             let text = ptx::print(&k, arch).unwrap();

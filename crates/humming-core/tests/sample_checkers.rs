@@ -247,6 +247,23 @@ impl Executor for Fake {
                     }
                 }
             }
+            "cluster_gather" => {
+                // The contract: CTA c, rank r = c % n of a cluster of n along x.
+                let (x, out, info) = (ptr(&args[0]), ptr(&args[1]), ptr(&args[2]));
+                let n = dims.cluster.0;
+                assert_eq!(dims.grid.0 % n, 0, "cluster_gather: clusters tile the grid");
+                for c in 0..dims.grid.0 as u64 {
+                    let first = c / n as u64 * n as u64;
+                    for t in 0..64u64 {
+                        // The bug: slices taken from the wrong end of the cluster.
+                        let slice = |q: u64| if bug { first + n as u64 - 1 - q } else { first + q };
+                        let v = (0..n as u64).fold(0u32, |a, q| a.wrapping_add((q as u32 + 1).wrapping_mul(self.u32(x + 4 * (slice(q) * 64 + (t + q) % 64)))));
+                        self.wr(out + 4 * (c * 64 + t), &v.to_le_bytes());
+                    }
+                    let word = (c as u32 % n) | (n << 8);
+                    self.wr(info + 4 * c, &word.to_le_bytes());
+                }
+            }
             other => panic!("no fake for {other}"),
         }
         Ok(())
@@ -281,6 +298,7 @@ fn checkers_reject_a_buggy_executor() {
             SampleId::CpAsyncCopy | SampleId::CpAsyncHintCopy => err.contains("past the"),
             SampleId::BulkCopy => err.contains("dst word"),
             SampleId::WgmmaTileF16 | SampleId::WgmmaTileBf16 | SampleId::WgmmaTileSw128F16 => err.contains("D["),
+            SampleId::ClusterGather => err.contains("out["),
         };
         assert!(named, "{}: {err}", s.name);
     }

@@ -77,6 +77,8 @@ use humming_core::ir::ptx::PtxVersion;
 ///
 /// With `pdl` (programmatic dependent launch, sm_90+ and a CUDA 12 driver; a plain launch
 /// otherwise) the grid may start while the previous kernel on the stream is still running.
+/// A cluster shape in `dims` (sm_90+) needs `cuLaunchKernelEx` (CUDA 12 drivers); without it
+/// the launch fails with a [`GpuError::Driver`] error naming `cuLaunchKernelEx`.
 ///
 /// # Safety
 /// `args` must match `f`'s parameters in number and type, and every pointer argument must be
@@ -103,16 +105,37 @@ pub unsafe fn launch_kernel(
         .collect();
     let mut ptrs: Vec<*mut std::os::raw::c_void> = vals.iter_mut().map(|v| (v as *mut u64).cast()).collect();
     let (gx, gy, gz) = dims.grid;
-    if let Some(launch_ex) = pdl.then(launch_kernel_ex).flatten() {
-        let mut attr = LaunchAttribute { id: PROGRAMMATIC_STREAM_SERIALIZATION, _pad: 0, value: [0; 8] };
-        attr.value[0] = 1; // programmaticStreamSerializationAllowed (an int at offset 0)
+    let cluster = dims.cluster_size() > 1;
+    if cluster && launch_kernel_ex().is_none() {
+        return Err(GpuError::Driver {
+            call: "cuLaunchKernelEx",
+            code: cu::CUresult::CUDA_ERROR_NOT_SUPPORTED as u32,
+            name: "CUDA_ERROR_NOT_SUPPORTED".into(),
+            message: "a thread-block cluster launch needs cuLaunchKernelEx (a CUDA 12 or newer driver)".into(),
+        });
+    }
+    if let Some(launch_ex) = (pdl || cluster).then(launch_kernel_ex).flatten() {
+        let mut attrs = Vec::new();
+        if pdl {
+            let mut attr = LaunchAttribute { id: PROGRAMMATIC_STREAM_SERIALIZATION, _pad: 0, value: [0; 8] };
+            attr.value[0] = 1; // programmaticStreamSerializationAllowed (an int at offset 0)
+            attrs.push(attr);
+        }
+        if cluster {
+            let (cx, cy, cz) = dims.cluster;
+            let mut attr = LaunchAttribute { id: CLUSTER_DIMENSION, _pad: 0, value: [0; 8] };
+            // clusterDim: three unsigned ints x, y, z from offset 0.
+            attr.value[0] = cx as u64 | (cy as u64) << 32;
+            attr.value[1] = cz as u64;
+            attrs.push(attr);
+        }
         let config = LaunchConfig {
             grid: [gx, gy, gz],
             block: [dims.block, 1, 1],
             shared_bytes: dims.dynamic_shared_bytes,
             stream,
-            attrs: &mut attr,
-            num_attrs: 1,
+            attrs: attrs.as_mut_ptr(),
+            num_attrs: attrs.len() as u32,
         };
         // SAFETY: as for cuLaunchKernel; `config` and `attr` have the driver's layout and
         // outlive the call.
@@ -126,6 +149,9 @@ pub unsafe fn launch_kernel(
 
 /// `CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION` (cuda.h, CUDA 12).
 const PROGRAMMATIC_STREAM_SERIALIZATION: u32 = 6;
+
+/// `CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION` (cuda.h, CUDA 12).
+const CLUSTER_DIMENSION: u32 = 4;
 
 /// `CUlaunchAttribute` (cuda.h, CUDA 12): the id, padding to 8 bytes, a 64-byte value union.
 #[repr(C)]

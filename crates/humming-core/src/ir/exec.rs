@@ -31,14 +31,28 @@ pub struct LaunchDims {
     /// Threads per CTA along x (the IR is one-dimensional in threads).
     pub block: u32,
     pub dynamic_shared_bytes: u32,
+    /// CTAs per thread-block cluster along x, y, z (sm_90+; `(1, 1, 1)`: no cluster). Each
+    /// divides the grid's extent along its axis; a cluster holds at most 8 CTAs.
+    pub cluster: (u32, u32, u32),
 }
 
 impl LaunchDims {
-    /// A 1-D grid of `ctas` CTAs of `block` threads, no dynamic shared memory.
+    /// A 1-D grid of `ctas` CTAs of `block` threads, no dynamic shared memory, no cluster.
     pub fn linear(ctas: u32, block: u32) -> Self {
-        LaunchDims { grid: (ctas, 1, 1), block, dynamic_shared_bytes: 0 }
+        LaunchDims { grid: (ctas, 1, 1), block, dynamic_shared_bytes: 0, cluster: NO_CLUSTER }
+    }
+
+    /// CTAs per cluster.
+    pub fn cluster_size(&self) -> u32 {
+        self.cluster.0 * self.cluster.1 * self.cluster.2
     }
 }
+
+/// [`LaunchDims::cluster`] of a launch without clusters.
+pub const NO_CLUSTER: (u32, u32, u32) = (1, 1, 1);
+
+/// Most CTAs a cluster holds (the portable limit of sm_90).
+pub const MAX_CLUSTER: u32 = 8;
 
 /// Runs kernels over its own global memory.
 pub trait Executor {

@@ -317,6 +317,19 @@ pub enum Inst {
     Shfl { mode: ShflMode, dst: Reg, a: Operand, b: Operand, c: Operand, mask: u32 },
     /// `bar.sync id{, threads}`.
     BarSync { id: u32, threads: Option<u32> },
+    /// `barrier.cluster.arrive.release.aligned; barrier.cluster.wait.acquire.aligned;` (sm_90,
+    /// PTX 8.0 with these qualifiers): every thread of every CTA of the cluster arrives before any goes on, and the
+    /// shared-memory writes of each before it are visible to the others' reads after it
+    /// ([`Inst::LdCluster`]). A CTA launched without a cluster is a cluster of one.
+    ClusterSync,
+    /// `mapa.shared::cluster.u32 dst, addr, rank` (sm_90, PTX 7.8): the shared::cluster address
+    /// of the location at shared address `addr` (of this CTA's window) in the CTA of rank
+    /// `rank` of the cluster.
+    Mapa { dst: Reg, addr: Reg, rank: Operand },
+    /// `ld.shared::cluster{.v2,.v4}.ty {d..}, [addr]` (sm_90, PTX 7.8): a load from the shared
+    /// memory of a CTA of the cluster, at an address from [`Inst::Mapa`] (or one of this CTA's
+    /// own shared addresses).
+    LdCluster { ty: Ty, dst: Vec<Reg>, addr: Addr },
     /// `atom{.space}.op.ty d, [addr], b{, c}`.
     Atom { space: Space, op: AtomOp, ty: Ty, dst: Reg, addr: Addr, b: Operand, c: Option<Operand> },
     /// `red{.space}.op.ty [addr], b`.

@@ -11,6 +11,6 @@ pub mod samples;
 pub mod types;
 
 pub use inst::{AtomOp, BinOp, CpAsyncCache, Inst, L2Evict, MembarLevel, MmaShape, MmaType, ShflMode, UnOp};
-pub use exec::{DevPtr, Executor, KernelArg, LaunchDims};
+pub use exec::{DevPtr, Executor, KernelArg, LaunchDims, MAX_CLUSTER, NO_CLUSTER};
 pub use kernel::{Guard, Kernel, Param, ParamTy, SharedDecl, Stmt};
 pub use types::{Addr, CacheOp, Cmp, Operand, Reg, RegClass, Rnd, SharedId, Space, SpecialReg, Ty};

@@ -243,6 +243,10 @@ pub enum SpecialReg {
     NctaidZ,
     LaneId,
     WarpId,
+    /// `%cluster_ctarank` (sm_90): the CTA's rank in its cluster (0 without a cluster).
+    ClusterCtaRank,
+    /// `%cluster_nctarank` (sm_90): CTAs in the cluster (1 without a cluster).
+    ClusterNctaRank,
 }
 
 /// Rounding modifier for float arithmetic and conversions.

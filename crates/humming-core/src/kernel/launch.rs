@@ -252,6 +252,7 @@ pub fn prepare(spec: &Spec, plan: &KernelPlan, ops: &GemmOperands) -> Result<Gem
             grid: ((l.n_pad as u32).div_ceil(plan.bn()), (m as u32).div_ceil(plan.bm()), split),
             block: plan.threads(),
             dynamic_shared_bytes: plan.smem_bytes_q(l.bits, qbytes(spec)),
+            cluster: crate::ir::NO_CLUSTER,
         },
         args: vec![
             KernelArg::Ptr(ops.a.ptr),

@@ -9,7 +9,7 @@ use crate::ir::ptx::stmt_text;
 use crate::ir::emu::{EmuError, Site};
 use crate::ir::emu::wgmma::WgmmaOp;
 use crate::ir::{
-    AtomOp, BinOp, Cmp, CpAsyncCache, Guard, Inst, Kernel, KernelArg, MmaShape, MmaType, Operand,
+    AtomOp, BinOp, CacheOp, Cmp, CpAsyncCache, Guard, Inst, Kernel, KernelArg, MmaShape, MmaType, Operand,
     Reg, RegClass, Rnd, ShflMode, Space, SpecialReg, Stmt, Ty, UnOp,
 };
 
@@ -329,6 +329,24 @@ pub(crate) enum Kind {
     },
     /// No effect in the emulator (`membar`: the emulator's memory is sequentially consistent).
     Nop,
+    /// `barrier.cluster` arrive + wait: the warp waits for every warp of the cluster's CTAs.
+    ClusterSync,
+    /// `mapa.shared::cluster.u32`: `dst` = the cluster address of `addr` in CTA `rank`.
+    Mapa {
+        dst: u32,
+        addr: Src,
+        rank: Src,
+    },
+    /// `ld.shared::cluster`: as [`Kind::Ld`] from the shared memory of a CTA of the cluster.
+    LdCluster {
+        dst: [u32; 4],
+        n: u8,
+        size: u8,
+        base: Src,
+        off: i64,
+        sext: bool,
+        wmask: u64,
+    },
     GridDepWait,
     /// `mov.b32 d, {lo, hi}`.
     Pack2 {
@@ -721,6 +739,9 @@ impl<'k> Lowerer<'k> {
                     }
                     None => None,
                 };
+                if g.is_some() && matches!(inst, Inst::ClusterSync) {
+                    return invalid("barrier.cluster takes no guard (every thread of the cluster arrives)");
+                }
                 let kind = self.inst(inst)?;
                 self.push(kind, g, site);
             }
@@ -1369,6 +1390,20 @@ impl<'k> Lowerer<'k> {
                     c: self.src(c, x)?,
                     mask: *mask,
                 }
+            }
+            Inst::ClusterSync => Kind::ClusterSync,
+            Inst::Mapa { dst, addr, rank } => Kind::Mapa {
+                dst: self.dst(*dst, Ctx::Bits(32))?,
+                addr: self.src(&Operand::Reg(*addr), Ctx::Bits(32))?,
+                rank: self.src(rank, Ctx::Bits(32))?,
+            },
+            Inst::LdCluster { ty, dst, addr } => {
+                let Kind::Ld { dst, n, size, base, off, sext, wmask, .. } =
+                    self.inst(&Inst::Ld { space: Space::Shared, cache: CacheOp::Default, ty: *ty, dst: dst.clone(), addr: *addr })?
+                else {
+                    unreachable!("a load lowers to Kind::Ld")
+                };
+                Kind::LdCluster { dst, n, size, base, off, sext, wmask }
             }
             Inst::BarSync { id, threads } => {
                 if *id > 15 {

@@ -331,6 +331,13 @@ impl Emulator {
         if y > 65535 || z > 65535 {
             return bad(format!("grid ({x}, {y}, {z}): y and z are at most 65535"));
         }
+        let (cx, cy, cz) = dims.cluster;
+        if cx == 0 || cy == 0 || cz == 0 || x % cx != 0 || y % cy != 0 || z % cz != 0 {
+            return bad(format!("cluster ({cx}, {cy}, {cz}) does not divide the grid ({x}, {y}, {z})"));
+        }
+        if dims.cluster_size() > crate::ir::MAX_CLUSTER {
+            return bad(format!("cluster ({cx}, {cy}, {cz}) of {} CTAs (at most {})", dims.cluster_size(), crate::ir::MAX_CLUSTER));
+        }
         Ok(())
     }
 }

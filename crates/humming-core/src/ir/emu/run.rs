@@ -1,5 +1,7 @@
-//! Execution of a lowered [`Program`]: CTAs one after another, warps of a CTA scheduled
-//! cooperatively (a warp runs until it reaches `bar.sync` or exits), 32 lanes in lockstep.
+//! Execution of a lowered [`Program`]: clusters of CTAs one after another (a CTA is a cluster
+//! of one without a cluster launch), the CTAs of a cluster taking turns between its
+//! `barrier.cluster`s, warps of a CTA scheduled cooperatively (a warp runs until it reaches
+//! `bar.sync` or exits), 32 lanes in lockstep.
 
 use crate::ir::emu::error::{Access, EmuError, ThreadRef};
 use crate::ir::emu::float::{self, FRnd, Fmt, canon_f32, canon_f64, min_max};
@@ -70,6 +72,8 @@ enum Stop {
     /// At an mbarrier wait whose phase of parity `parity` (of the barrier at window offset
     /// `at`) has not completed: the warp runs the wait again once it has.
     Mbar { at: u32, parity: u32 },
+    /// At a `barrier.cluster`: waits for every warp of the cluster.
+    Cluster,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -78,9 +82,38 @@ enum WState {
     Waiting,
     /// Suspended at an mbarrier wait ([`Stop::Mbar`]).
     Mbar { at: u32, parity: u32 },
+    /// At a `barrier.cluster` ([`Stop::Cluster`]).
+    Cluster,
     Exited,
 }
 
+/// Where a CTA's warps stopped ([`Runner::step_cta`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum CtaStop {
+    /// Every warp has exited.
+    Done,
+    /// Every warp waits at a `barrier.cluster`.
+    Cluster,
+}
+
+/// The state of a CTA of the current cluster while another CTA of it runs ([`Runner::swap`]).
+#[derive(Default)]
+struct CtaState {
+    regs: Vec<u64>,
+    shared: Vec<u8>,
+    cp: CpState,
+    warps: Vec<Warp>,
+    bars: [Bar; 16],
+    ctaid: (u32, u32, u32),
+    wg: Vec<Option<(u32, u8)>>,
+}
+
+/// Shared::cluster addresses from `mapa`: CTA `rank`'s window offset `o` is at
+/// `CLUSTER_BASE + rank * CLUSTER_STRIDE + o` (above any shared::cta address).
+const CLUSTER_BASE: u64 = 1 << 28;
+const CLUSTER_STRIDE: u64 = 1 << 24;
+
+#[derive(Clone)]
 struct Warp {
     pc: usize,
     active: u32,
@@ -377,6 +410,10 @@ pub(crate) struct Runner<'p, 'k> {
     mma_scratch: mma::Scratch,
     /// Per warpgroup: the `wgmma` its first waiting warps reached and which of its 4 warps wait.
     wg: Vec<Option<(u32, u8)>>,
+    /// The current cluster's other CTAs by rank (the current one's slot is empty while it runs).
+    parked: Vec<CtaState>,
+    /// The current CTA's rank in its cluster.
+    rank: usize,
     pub(crate) stats: Stats,
 }
 
@@ -945,6 +982,8 @@ impl<'p, 'k> Runner<'p, 'k> {
             step_limit: step_limit.unwrap_or(u64::MAX),
             mma_scratch: mma::Scratch::default(),
             wg: Vec::new(),
+            parked: Vec::new(),
+            rank: 0,
             stats: Stats::default(),
         }
     }
@@ -1048,22 +1087,94 @@ impl<'p, 'k> Runner<'p, 'k> {
         }
     }
 
-    /// Runs every CTA of the grid.
+    /// Runs every CTA of the grid, cluster by cluster: the CTAs of a cluster take turns, each
+    /// running until all its warps wait at a `barrier.cluster` (or have exited), so that
+    /// `ld.shared::cluster` sees what the others wrote before the barrier.
     pub(crate) fn run(&mut self, mem: &mut GlobalMem) -> Result<(), EmuError> {
         let (gx, gy, gz) = self.dims.grid;
-        for z in 0..gz {
-            for y in 0..gy {
-                for x in 0..gx {
-                    self.ctaid = (x, y, z);
-                    self.run_cta(mem)?;
-                    self.stats.ctas += 1;
+        let (cx, cy, cz) = self.dims.cluster;
+        let n = (cx * cy * cz) as usize;
+        for z0 in (0..gz).step_by(cz as usize) {
+            for y0 in (0..gy).step_by(cy as usize) {
+                for x0 in (0..gx).step_by(cx as usize) {
+                    // Rank r of the cluster: x fastest, then y, then z.
+                    let ctaid = |r: u32| (x0 + r % cx, y0 + r / cx % cy, z0 + r / (cx * cy));
+                    self.run_cluster(mem, n, ctaid)?;
+                    self.stats.ctas += n as u64;
                 }
             }
         }
         Ok(())
     }
 
-    fn run_cta(&mut self, mem: &mut GlobalMem) -> Result<(), EmuError> {
+    fn run_cluster(&mut self, mem: &mut GlobalMem, n: usize, ctaid: impl Fn(u32) -> (u32, u32, u32)) -> Result<(), EmuError> {
+        // The current CTA's state lives in the runner's fields, the others' in `parked`.
+        self.parked = (0..n).map(|_| CtaState::default()).collect();
+        for r in 0..n {
+            if r > 0 {
+                self.parked[r] = CtaState { regs: vec![0; self.regs.len()], shared: vec![0; self.shared.len()], warps: self.warps.clone(), ..CtaState::default() };
+                self.swap(r - 1, r);
+            }
+            self.ctaid = ctaid(r as u32);
+            self.init_cta();
+        }
+        // How each CTA last stopped; `None` while it can run.
+        let mut stops: Vec<Option<CtaStop>> = vec![None; n];
+        let mut cur = n - 1;
+        loop {
+            stops[cur] = Some(self.step_cta(mem)?);
+            let next = match (1..=n).map(|i| (cur + i) % n).find(|&r| stops[r].is_none()) {
+                Some(r) => r,
+                None if stops.iter().all(|s| *s == Some(CtaStop::Done)) => return Ok(()),
+                None => {
+                    // Every CTA waits at the cluster barrier or has exited.
+                    if let Some(r) = stops.iter().position(|s| *s == Some(CtaStop::Done)) {
+                        let waiting = stops.iter().position(|s| *s == Some(CtaStop::Cluster)).expect("not all done");
+                        self.swap(cur, waiting);
+                        return Err(self.cluster_deadlock(format!(
+                            "barrier.cluster: CTA rank {r} of the cluster exited while this one waits at the barrier"
+                        )));
+                    }
+                    for (r, stop) in stops.iter_mut().enumerate() {
+                        *stop = None;
+                        let warps = if r == cur { &mut self.warps } else { &mut self.parked[r].warps };
+                        for warp in warps.iter_mut().filter(|w| w.state == WState::Cluster) {
+                            warp.state = WState::Ready;
+                        }
+                    }
+                    self.stats.barriers += 1;
+                    (cur + 1) % n
+                }
+            };
+            if next != cur {
+                self.swap(cur, next);
+                cur = next;
+            }
+        }
+    }
+
+    /// Parks the current CTA (rank `cur`) and makes the parked rank `next` current.
+    fn swap(&mut self, cur: usize, next: usize) {
+        let mut st = std::mem::take(&mut self.parked[next]);
+        std::mem::swap(&mut self.regs, &mut st.regs);
+        std::mem::swap(&mut self.shared, &mut st.shared);
+        std::mem::swap(&mut self.cp, &mut st.cp);
+        std::mem::swap(&mut self.warps, &mut st.warps);
+        std::mem::swap(&mut self.bars, &mut st.bars);
+        std::mem::swap(&mut self.ctaid, &mut st.ctaid);
+        std::mem::swap(&mut self.wg, &mut st.wg);
+        self.parked[cur] = st;
+        self.rank = next;
+    }
+
+    fn cluster_deadlock(&self, why: String) -> EmuError {
+        let w = self.warps.iter().position(|w| w.state == WState::Cluster).unwrap_or(0);
+        let trap = Trap { pc: self.warps[w].bar_pc, lane: self.warps[w].active.trailing_zeros(), fault: Fault::Undefined(why) };
+        self.to_error(w, trap)
+    }
+
+    /// Resets the current CTA's warps, registers, shared memory and barriers.
+    fn init_cta(&mut self) {
         let nwarps = self.warps.len();
         for (w, warp) in self.warps.iter_mut().enumerate() {
             warp.pc = 0;
@@ -1074,6 +1185,11 @@ impl<'p, 'k> Runner<'p, 'k> {
         self.cp.reset(self.shared.len(), nwarps * 32);
         self.bars = [Bar::default(); 16];
         self.wg = vec![None; nwarps.div_ceil(4)];
+    }
+
+    /// Runs the current CTA's warps until all have exited or all wait at a `barrier.cluster`.
+    fn step_cta(&mut self, mem: &mut GlobalMem) -> Result<CtaStop, EmuError> {
+        let nwarps = self.warps.len();
         let mut cur = 0usize;
         loop {
             let cp = &self.cp;
@@ -1083,7 +1199,13 @@ impl<'p, 'k> Runner<'p, 'k> {
                 _ => false,
             }) else {
                 if self.warps.iter().all(|w| w.state == WState::Exited) {
-                    return Ok(());
+                    return Ok(CtaStop::Done);
+                }
+                if self.warps.iter().all(|w| w.state == WState::Cluster) {
+                    return Ok(CtaStop::Cluster);
+                }
+                if self.warps.iter().any(|w| w.state == WState::Cluster) && self.warps.iter().all(|w| matches!(w.state, WState::Cluster | WState::Exited)) {
+                    return Err(self.cluster_deadlock("barrier.cluster: warps of this CTA exited while others wait at the barrier".into()));
                 }
                 // A warp at an mbarrier wait that nothing can complete any more.
                 if let Some((w, WState::Mbar { at, parity })) = self.warps.iter().enumerate().map(|(i, x)| (i, x.state)).find(|(_, s)| matches!(s, WState::Mbar { .. })) {
@@ -1102,6 +1224,7 @@ impl<'p, 'k> Runner<'p, 'k> {
                 Ok(Stop::Barrier { id, threads }) => self.arrive(w, id, threads)?,
                 Ok(Stop::Wgmma(op)) => self.wgmma_arrive(w, op)?,
                 Ok(Stop::Mbar { at, parity }) => self.warps[w].state = WState::Mbar { at, parity },
+                Ok(Stop::Cluster) => self.warps[w].state = WState::Cluster,
                 Err(trap) => return Err(self.to_error(w, trap)),
             }
             cur = (w + 1) % nwarps;
@@ -1245,6 +1368,7 @@ impl<'p, 'k> Runner<'p, 'k> {
         let scratch = &mut self.mma_scratch;
         let ctaid = self.ctaid;
         let (gx, gy, gz) = self.dims.grid;
+        let (rank, parked) = (self.rank, &self.parked);
         let block = self.dims.block;
         let window_end = prog.shared_end as u64;
         let mut steps = self.steps;
@@ -1305,6 +1429,8 @@ impl<'p, 'k> Runner<'p, 'k> {
                             SpecialReg::NctaidZ => gz as u64,
                             SpecialReg::LaneId => l as u64,
                             SpecialReg::WarpId => w as u64,
+                            SpecialReg::ClusterCtaRank => rank as u64,
+                            SpecialReg::ClusterNctaRank => parked.len() as u64,
                         }
                     });
                 }
@@ -1831,6 +1957,65 @@ impl<'p, 'k> Runner<'p, 'k> {
                     });
                     check!(r);
                     lanes(m, |l| regs[dst as usize + l] = out[l]);
+                }
+                Kind::ClusterSync => {
+                    if m != active {
+                        trap!((active & !m).trailing_zeros(), Fault::Divergent("barrier.cluster (executed by part of the warp)"));
+                    }
+                    self.warps[w].bar_pc = pc;
+                    pc += 1;
+                    break Stop::Cluster;
+                }
+                Kind::Mapa { dst, addr, rank: to } => {
+                    let r = try_lanes(m, |l| {
+                        let a = rd(regs, addr, l) & 0xffff_ffff;
+                        let t = rd(regs, to, l) & 0xffff_ffff;
+                        if t >= parked.len() as u64 {
+                            return Err(Fault::Undefined(format!("mapa to CTA rank {t}; the cluster has {} CTAs", parked.len())));
+                        }
+                        if a < SHARED_BASE as u64 || a >= window_end {
+                            return Err(Fault::SharedOob { access: Access::Load, addr: a, bytes: 0 });
+                        }
+                        regs[dst as usize + l] = CLUSTER_BASE + t * CLUSTER_STRIDE + (a - SHARED_BASE as u64);
+                        Ok(())
+                    });
+                    check!(r);
+                }
+                Kind::LdCluster { dst, n, size, base, off, sext: sx, wmask } => {
+                    let total = n as u32 * size as u32;
+                    let r = try_lanes(m, |l| {
+                        let addr = (rd(regs, base, l) & 0xffff_ffff).wrapping_add(off as u64);
+                        if addr % total as u64 != 0 {
+                            return Err(Fault::Misaligned { space: Space::Shared, access: Access::Load, addr, align: total });
+                        }
+                        // A shared::cta address of this CTA, or a mapa result.
+                        let (peer, a) = if addr >= CLUSTER_BASE {
+                            let t = ((addr - CLUSTER_BASE) / CLUSTER_STRIDE) as usize;
+                            (t, (addr - CLUSTER_BASE) % CLUSTER_STRIDE + SHARED_BASE as u64)
+                        } else {
+                            (rank, addr)
+                        };
+                        let bytes: &[u8] = if peer == rank {
+                            let o = shared_at(cp, a, total, Access::Load)?;
+                            &shared[o..o + total as usize]
+                        } else {
+                            let p = parked.get(peer).ok_or(Fault::SharedOob { access: Access::Load, addr, bytes: total })?;
+                            let o = shared_offset(&p.cp, window_end, a, total, Access::Load).map_err(|f| match f {
+                                Fault::SharedOob { .. } => Fault::SharedOob { access: Access::Load, addr, bytes: total },
+                                f => f,
+                            })?;
+                            if p.warps.iter().all(|w| w.state == WState::Exited) {
+                                return Err(Fault::Undefined(format!("ld.shared::cluster from CTA rank {peer}, which has exited (its shared memory is gone)")));
+                            }
+                            &p.shared[o..o + total as usize]
+                        };
+                        for i in 0..n as usize {
+                            let x = read_le(&bytes[i * size as usize..(i + 1) * size as usize]);
+                            regs[dst[i] as usize + l] = if sx { sext(x, size as u32 * 8) as u64 & wmask } else { x };
+                        }
+                        Ok(())
+                    });
+                    check!(r);
                 }
                 Kind::Bar { id, threads } => {
                     if m != 0 {

@@ -283,6 +283,13 @@ impl Emitter<'_> {
                     self.line(depth + 1, &format!("@!%mbw{n} bra $L{n}_mbar_wait;"));
                     self.line(depth, "}");
                 }
+                Stmt::Inst { guard, inst: Inst::ClusterSync } => {
+                    if guard.is_some() {
+                        return Err(self.ops("barrier.cluster").invalid("takes no guard (every thread of the cluster arrives)"));
+                    }
+                    self.line(depth, "barrier.cluster.arrive.release.aligned;");
+                    self.line(depth, "barrier.cluster.wait.acquire.aligned;");
+                }
                 Stmt::Inst { guard, inst } => {
                     let g = match guard {
                         Some(g) => self.guard(g)?,

@@ -97,6 +97,8 @@ fn sreg_str(s: SpecialReg) -> &'static str {
         SpecialReg::NctaidZ => "%nctaid.z",
         SpecialReg::LaneId => "%laneid",
         SpecialReg::WarpId => "%warpid",
+        SpecialReg::ClusterCtaRank => "%cluster_ctarank",
+        SpecialReg::ClusterNctaRank => "%cluster_nctarank",
     }
 }
 
@@ -576,6 +578,18 @@ impl<'a> InstPrinter<'a> {
                     o.op(*b, Ty::U32)?,
                     o.op(*c, Ty::U32)?
                 ))
+            }
+            // Printed by the statement emitter (two instructions, no guard).
+            Inst::ClusterSync => Err(self.ops("barrier.cluster").invalid("printed as a statement, not an instruction")),
+            Inst::Mapa { dst, addr, rank } => {
+                let o = self.ops("mapa.shared::cluster.u32");
+                Ok(format!("mapa.shared::cluster.u32 {}, {}, {};", o.reg(*dst, Ty::B32)?, o.reg(*addr, Ty::B32)?, o.op(*rank, Ty::U32)?))
+            }
+            Inst::LdCluster { ty, dst, addr } => {
+                let name = self.mem_opcode("ld", Space::Shared, CacheOp::Default, *ty, dst.len())?.replacen(".shared", ".shared::cluster", 1);
+                let o = self.ops(&name);
+                let d: Result<Vec<_>, _> = dst.iter().map(|&r| o.reg_as(r, *ty, true)).collect();
+                Ok(format!("{name} {}, {};", vector(d?), o.addr(addr, Space::Shared)?))
             }
             Inst::BarSync { id, threads } => {
                 let o = self.ops("bar.sync");

@@ -8,7 +8,7 @@ use std::fmt;
 
 use crate::arch::Arch;
 use crate::ir::inst::{AtomOp, BinOp, Inst, MmaShape, MmaType, UnOp};
-use crate::ir::types::Ty;
+use crate::ir::types::{SpecialReg, Ty};
 
 /// A PTX ISA version (`.version major.minor`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -95,6 +95,10 @@ pub fn requirement(inst: &Inst, target: Arch) -> Option<Need> {
         Inst::CreatePolicy { .. } => need("createpolicy", Arch::Sm80, V74),
         Inst::CpAsyncCommit => need("cp.async.commit_group", Arch::Sm80, V70),
         Inst::GridDepWait | Inst::GridDepLaunch => need("griddepcontrol", Arch::Sm90, V78),
+        Inst::ClusterSync => need("barrier.cluster.arrive.release", Arch::Sm90, V80),
+        Inst::Mapa { .. } => need("mapa", Arch::Sm90, V78),
+        Inst::LdCluster { .. } => need("ld.shared::cluster", Arch::Sm90, V78),
+        Inst::ReadSpecial { sreg: SpecialReg::ClusterCtaRank | SpecialReg::ClusterNctaRank, .. } => need("%cluster_ctarank", Arch::Sm90, V78),
         Inst::Wgmma { .. } | Inst::WgmmaFence | Inst::WgmmaCommit | Inst::WgmmaWait { .. } => need("wgmma", Arch::Sm90a, V80),
         Inst::FenceProxyAsync => need("fence.proxy.async", Arch::Sm90, V80),
         Inst::MbarrierInit { .. } => need("mbarrier.init", Arch::Sm80, V70),

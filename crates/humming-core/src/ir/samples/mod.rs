@@ -1,6 +1,6 @@
 //! Hand-built sample kernels: small, complete programs that exercise each part of the IR
 //! (predicated memory access, loops, shared memory and barriers, shuffles, `ldmatrix` and
-//! `mma`, `cp.async` pipelines, warpgroup `wgmma` on sm_90a). Each comes with the targets it claims, a plain-Rust
+//! `mma`, `cp.async` pipelines, warpgroup `wgmma` on sm_90a, thread-block clusters on sm_90). Each comes with the targets it claims, a plain-Rust
 //! expected computation, and a checker written once against [`Executor`], so the same test
 //! runs on the CPU emulator and on a GPU.
 //!
@@ -10,8 +10,10 @@
 //! with room past the end, and the checker also verifies that nothing past the valid
 //! outputs was written (the executor fills fresh memory with poison).
 
+mod cluster;
 mod wgmma;
 
+pub use cluster::{CLUSTER_THREADS, check_cluster_gather, cluster_gather};
 pub use wgmma::{WGMMA_N, check_wgmma_tile_bf16, check_wgmma_tile_f16, check_wgmma_tile_sw128_f16, wgmma_tile_bf16, wgmma_tile_f16, wgmma_tile_sw128_f16};
 
 use std::fmt::Display;
@@ -48,6 +50,7 @@ pub enum SampleId {
     WgmmaTileF16,
     WgmmaTileBf16,
     WgmmaTileSw128F16,
+    ClusterGather,
 }
 
 /// A sample kernel: its name (also the kernel's name), the targets it claims, and its builder.
@@ -86,6 +89,7 @@ impl Sample {
             SampleId::WgmmaTileF16 => wgmma::check_wgmma_tile_f16(ex, seed),
             SampleId::WgmmaTileBf16 => wgmma::check_wgmma_tile_bf16(ex, seed),
             SampleId::WgmmaTileSw128F16 => wgmma::check_wgmma_tile_sw128_f16(ex, seed),
+            SampleId::ClusterGather => cluster::check_cluster_gather(ex, seed),
         }
     }
 }
@@ -147,6 +151,7 @@ pub fn all_samples() -> Vec<Sample> {
         s(SampleId::WgmmaTileF16, "wgmma_tile_f16", wgmma::SM90A, wgmma::wgmma_tile_f16),
         s(SampleId::WgmmaTileBf16, "wgmma_tile_bf16", wgmma::SM90A, wgmma::wgmma_tile_bf16),
         s(SampleId::WgmmaTileSw128F16, "wgmma_tile_sw128_f16", wgmma::SM90A, wgmma::wgmma_tile_sw128_f16),
+        s(SampleId::ClusterGather, "cluster_gather", cluster::SM90, cluster::cluster_gather),
     ]
 }
 
