@@ -32,6 +32,14 @@ C="--label chk --no-copy --harness graph --iters 2 --reps 1 --plans auto"
   timeout 40 $B $C --arch sm_90a --shapes 8192x8192 --m 128 --splits auto,3 --check 111x8192x8192
   timeout 40 $B $C --arch sm_90a --weight u8 --act bf16 --shapes 4096x4096 --m 256 --splits auto --check 177x4096x4096
   timeout 40 $B $C --arch sm_90a --weight e4m3 --act bf16 --shapes 14336x4096 --m 100 --splits auto --check 71x14336x4096
+  # Session 10: the four-warpgroup warp-specialized tiles (setmaxnreg): 32 rows at M 17..32 on
+  # the largest layers, 48 rows at M 33..48 from 4096 x 14336 elements; 8-bit weights keep the
+  # session-9 plans there.
+  timeout 40 $B $C --arch sm_90a --shapes 8192x28672 --m 32 --splits auto,3 --check 29x8192x28672
+  timeout 40 $B $C --arch sm_90a --act bf16 --group 64 --shapes 28672x8192 --m 24 --splits auto --check 17x28672x8192
+  timeout 40 $B $C --arch sm_90a --shapes 8192x8192 --m 40 --splits auto,1 --check 45x8192x8192
+  timeout 40 $B $C --arch sm_90a --weight e2m1 --act bf16 --shapes 4096x14336 --m 48 --splits auto --check 33x4096x14336
+  timeout 40 $B $C --arch sm_90a --weight u8 --shapes 28672x8192 --m 40 --splits auto --check 41x28672x8192
 } > /dev/null 2> "$OUT/default-checks.txt"
 echo "GPU checks of the default plans passed: $(grep -c '^check' "$OUT/default-checks.txt")"
 grep "^check" "$OUT/default-checks.txt" | sed -E 's/.*hm_a16_//' | head

@@ -36,6 +36,13 @@ if [ "${1:-}" = src ]; then
     python3 "$B/ncu_src_summary.py" "/tmp/src_$5.csv" >> "$OUT/src_summary.txt" 2>&1 || head -c 3000 "/tmp/src_$5.csv" >> "$OUT/src_summary.txt"
     ncu -i "$OUT/rep_$5.ncu-rep" --page details > "$OUT/details_$5.txt" 2>&1
     rm -f "$OUT/rep_$5.ncu-rep"; }
+  if [ -n "${SRC_V10:-}" ]; then
+    # Session 10: the sm_90a default wgmma and warp-specialized kernels after v9's swizzle.
+    src 8192x28672 64 auto auto wg_m64
+    src 8192x8192 128 auto auto ws_m128
+    src 8192x28672 256 auto auto wg_m256
+    exit 0
+  fi
   src 8192x28672 64 m4x16_n4x64_k1w_bk128_s4_wg 4 wg_m64
   [ -n "${SRC_ONLY_WG:-}" ] && exit 0
   src 8192x28672 64 auto auto mma_m64

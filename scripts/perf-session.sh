@@ -404,6 +404,39 @@ case "$phase" in
     done
     echo '{}' > "$T"
     ;;
+  v42)
+    # Session 10: the four-warpgroup warp-specialized tiles (setmaxnreg, v41) at M = 16..48,
+    # where mma.sync plans are the defaults, and at M = 40 (the m3x16 tile's rows), on five
+    # layer shapes; GPU checks of the 16- and 32-row ones first.
+    A="--arch sm_90a"
+    ws=m1x16_n4x64_k1w_bk128_s4_ws,m1x16_n4x64_k1w_bk64_s8_ws,m2x16_n4x64_k1w_bk128_s4_ws,m2x16_n4x64_k1w_bk64_s8_ws,m1x16_n2x64_k1w_bk128_s4_ws,m3x16_n4x64_k1w_bk128_s4_ws
+    { chk "" 4096x4224 13 m1x16_n4x64_k1w_bk128_s4_ws,m1x16_n4x64_k1w_bk64_s8_ws 1,2 13x4096x4224
+      chk "" 4096x4224 27 m2x16_n4x64_k1w_bk64_s8_ws 3 27x4096x4224
+    } > /dev/null 2> "$OUT/tests.txt"
+    checks_report
+    timeout 300 "$B/bin/bench_a16" $A --label ws --no-copy --shapes $shapes,4096x14336,14336x4096 --m 16,24,32,40 --harness graph --plans auto,$ws --splits auto >> "$H" 2>> "$L"
+    echo '{}' > "$T"
+    ;;
+  v41)
+    # Session 10: warp-specialized plans with setmaxnreg (the producer gives registers back:
+    # four math warpgroups fit at 64 rows). GPU checks of the new plans, A/B of the defaults
+    # against bin/bench_a16_old (no setmaxnreg), then the new ws tiles against the defaults.
+    A="--arch sm_90a"
+    ws4=m2x16_n4x64_k1w_bk128_s4_ws,m3x16_n4x64_k1w_bk128_s4_ws,m4x16_n4x64_k1w_bk128_s4_ws
+    ws3=m2x16_n3x64_k1w_bk128_s4_ws,m4x16_n3x64_k1w_bk128_s4_ws
+    { chk "" 4096x4224 61 $ws4,$ws3 1,3 61x4096x4224
+      chk "" 4096x4224 29 m2x16_n4x64_k1w_bk128_s4_ws,m2x16_n3x64_k1w_bk128_s4_ws 2 29x4096x4224
+      chk "" 4096x4224 200 m8x16_n2x64_k1w_bk128_s4_ws 2 200x4096x4224
+      chk "--weight u8" 4096x4224 61 m4x16_n3x64_k1w_bk128_s4_ws,m4x16_n2x64_k1w_bk128_s4_ws 2 61x4096x4224
+      chk "--weight e4m3 --act bf16" 4096x4224 45 m3x16_n4x64_k1w_bk128_s4_ws 1 45x4096x4224
+    } > /dev/null 2> "$OUT/tests.txt"
+    checks_report
+    for bin in bench_a16_old bench_a16 bench_a16_old bench_a16; do
+      timeout 100 "$B/bin/$bin" $A --label $bin --no-copy --shapes 4096x4096,8192x8192,4096x14336,14336x4096 --m 64,128,256 --harness graph --plans auto --splits auto >> "$H" 2>> "$L"
+    done
+    timeout 250 "$B/bin/bench_a16" $A --label ws --no-copy --shapes $shapes,4096x14336,14336x4096 --m 32,48,64 --harness graph --plans auto,$ws4,$ws3 --splits auto >> "$H" 2>> "$L"
+    echo '{}' > "$T"
+    ;;
   v40)
     # Session 10: clusters only at split 2 (v39: clusters of 4 were 36-88% slower): A/B against
     # bin/bench_a16_old (the workspace reduction), then a sweep of the M <= 8 (swapped, one n8

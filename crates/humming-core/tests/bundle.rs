@@ -31,10 +31,11 @@ fn buckets_are_ascending_valid_and_cover_every_m() {
 }
 
 /// A spec's plans ([`KernelPlan::choose_for`], its buckets) are the spec-agnostic mma.sync ones
-/// but above M = 32 on sm_90a, where the specs wgmma plans generate for take the wgmma plan of
-/// [`KernelPlan::wgmma_for`] (the v33 sweep's winners per layer size), split to one wave.
+/// but above M = 32 (above M = 16 on the largest layers) on sm_90a, where the specs wgmma plans
+/// generate for take the wgmma plan of [`KernelPlan::wgmma_for`] (the v33-v42 sweeps' winners
+/// per layer size), split to one wave.
 #[test]
-fn spec_plans_take_wgmma_above_m32_on_sm90a_only() {
+fn spec_plans_take_wgmma_on_sm90a_only() {
     let mut dyn_zp = SpecParts::new(WeightFormat::parse("u4").unwrap(), ActFormat::F16);
     dyn_zp.arch = Arch::Sm90a;
     dyn_zp.zero_point = ZeroPoint::Dynamic;
@@ -48,40 +49,54 @@ fn spec_plans_take_wgmma_above_m32_on_sm90a_only() {
         (dyn_zp, false),
         (spec("u4", ActFormat::F16, Arch::Sm90), false),
     ];
-    // (M, N, K, the 4-bit plan): big layers, layers of at least 4096 x 14336, smaller ones.
+    // (M, N, K, the 4-bit plan, the 8-bit plan where it differs): big layers, layers of at
+    // least 4096 x 14336, smaller ones. The four-warpgroup warp-specialized tiles (32 and 48
+    // rows) do not validate with 8-bit weights (their producer keeps 128 registers).
     let ws = Some("m8x16_n2x64_k1w_bk128_s4_ws");
     let ws64 = Some("m4x16_n2x64_k1w_bk128_s4_ws");
+    let ws48 = Some("m3x16_n4x64_k1w_bk128_s4_ws");
+    let ws32 = Some("m2x16_n4x64_k1w_bk128_s4_ws");
+    let wg64 = Some("m4x16_n4x64_k1w_bk128_s4_wg");
+    let same = None;
     let table = [
-        (40, 8192, 28672, Some("m4x16_n4x64_k1w_bk128_s4_wg")),
-        (64, 28672, 8192, Some("m4x16_n4x64_k1w_bk128_s4_wg")),
-        (64, 8192, 8192, ws64),
-        (33, 8192, 8192, ws64),
-        (48, 14336, 4096, ws64),
-        (64, 4096, 4096, ws64),
-        (64, 2048, 4096, Some("m4x16_n2x64_k1w_bk128_s6_wg")),
-        (48, 2048, 4096, None),
-        (65, 8192, 8192, ws),
-        (256, 8192, 8192, ws),
-        (128, 8192, 16384, ws),
-        (129, 8192, 16384, Some("m8x16_n4x64_k1w_bk128_s4_wg")),
-        (128, 28672, 8192, Some("m8x16_n4x64_k1w_bk128_s4_wg")),
-        (256, 28672, 8192, Some("m8x16_n4x64_k1w_bk128_s4_wg")),
-        (128, 14336, 4096, ws),
-        (256, 14336, 4096, Some("m8x16_n4x64_k1w_bk128_s4_wg")),
-        (192, 4096, 14336, ws),
-        (65, 4096, 4096, Some("m4x16_n2x64_k1w_bk128_s6_wg")),
-        (128, 4096, 4096, Some("m4x16_n2x64_k1w_bk128_s6_wg")),
-        (256, 4096, 4096, ws),
-        (128, 6144, 4096, ws),
-        (256, 6144, 4096, ws),
+        (16, 28672, 8192, None, same),
+        (17, 28672, 8192, ws32, Some(None)),
+        (32, 8192, 28672, ws32, Some(None)),
+        (32, 8192, 8192, None, same),
+        (40, 8192, 28672, ws48, Some(wg64)),
+        (48, 28672, 8192, ws48, Some(wg64)),
+        (49, 8192, 28672, wg64, same),
+        (64, 28672, 8192, wg64, same),
+        (64, 8192, 8192, ws64, same),
+        (33, 8192, 8192, ws48, Some(ws64)),
+        (48, 14336, 4096, ws48, Some(ws64)),
+        (48, 4096, 4096, ws64, same),
+        (64, 4096, 4096, ws64, same),
+        (64, 2048, 4096, Some("m4x16_n2x64_k1w_bk128_s6_wg"), same),
+        (48, 2048, 4096, None, same),
+        (65, 8192, 8192, ws, same),
+        (256, 8192, 8192, ws, same),
+        (128, 8192, 16384, ws, same),
+        (129, 8192, 16384, Some("m8x16_n4x64_k1w_bk128_s4_wg"), same),
+        (128, 28672, 8192, Some("m8x16_n4x64_k1w_bk128_s4_wg"), same),
+        (256, 28672, 8192, Some("m8x16_n4x64_k1w_bk128_s4_wg"), same),
+        (128, 14336, 4096, ws, same),
+        (256, 14336, 4096, Some("m8x16_n4x64_k1w_bk128_s4_wg"), same),
+        (192, 4096, 14336, ws, same),
+        (65, 4096, 4096, Some("m4x16_n2x64_k1w_bk128_s6_wg"), same),
+        (128, 4096, 4096, Some("m4x16_n2x64_k1w_bk128_s6_wg"), same),
+        (256, 4096, 4096, ws, same),
+        (128, 6144, 4096, ws, same),
+        (256, 6144, 4096, ws, same),
     ];
     for (s, wgmma) in cases {
         assert_eq!(kernel::wgmma_supported(&s), wgmma, "{s}");
         let (arch, bits) = (s.arch(), s.weight().bits());
-        for (m, n, k, want) in table {
+        for (m, n, k, want4, want8) in table {
             let p = KernelPlan::choose_for(&s, m, n, k);
             let plain = KernelPlan::choose(m, n, k, arch, bits);
             assert!(!plain.wgmma);
+            let want = if bits == 8 { want8.unwrap_or(want4) } else { want4 };
             match want.filter(|_| wgmma) {
                 None => assert_eq!(p, plain, "{s} M {m} {n} x {k}"),
                 Some(w) => {
@@ -99,9 +114,10 @@ fn spec_plans_take_wgmma_above_m32_on_sm90a_only() {
                 }
             }
         }
-        // Up to M = 32 the spec's plans are the spec-agnostic ones, on every shape.
+        // Up to M = 16 the spec's plans are the spec-agnostic ones, on every shape; up to M = 32
+        // below 8192 x 20480 elements.
         for n_pad in [4096, 8192, 28672] {
-            for m in [1, 8, 16, 32] {
+            for m in [1, 8, 16, 32].into_iter().filter(|&m| m <= 16 || n_pad <= 8192) {
                 assert_eq!(KernelPlan::choose_for(&s, m, n_pad, 8192), KernelPlan::choose(m, n_pad, 8192, arch, bits));
             }
             let b = KernelPlan::buckets_for_spec(&s, n_pad, 8192);

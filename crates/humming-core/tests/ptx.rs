@@ -931,3 +931,51 @@ fn bf16_arithmetic_and_conversions_need_sm90() {
     assert_eq!(ptx::required_version(&k, Arch::Sm90).unwrap(), v(7, 8));
     ptxas::assert_assembles_clean(&k, &[Arch::Sm90, Arch::Sm90a]);
 }
+
+#[test]
+fn setmaxnreg_needs_sm90a_and_prints_maxnreg() {
+    let build = |count: u32| {
+        let mut b = KernelBuilder::new("k", 256);
+        b.set_max_regs(128);
+        let tid = b.special(SpecialReg::TidX);
+        let producer = b.setp(Cmp::Ge, Ty::U32, tid, 128u32);
+        b.if_else(
+            producer,
+            |b| b.emit(Inst::SetMaxNReg { inc: false, count: 40 }),
+            |b| b.emit(Inst::SetMaxNReg { inc: true, count }),
+        );
+        b.finish()
+    };
+    let k = build(216);
+    expect_unsupported(&k, Arch::Sm90, Arch::Sm90a);
+    assert_eq!(ptx::required_version(&k, Arch::Sm90a).unwrap(), v(8, 0));
+    let text = ptx::print(&k, Arch::Sm90a).unwrap();
+    assert!(text.contains(".maxnreg 128") && text.contains("setmaxnreg.inc.sync.aligned.u32 216;"), "{text}");
+    ptxas::assert_assembles_clean(&k, &[Arch::Sm90a]);
+    for bad in [20, 100, 264] {
+        assert!(matches!(ptx::print(&build(bad), Arch::Sm90a), Err(PtxError::Invalid { .. })), "count {bad}");
+    }
+}
+
+#[test]
+fn cluster_instructions_need_sm90() {
+    let k = one_inst(|b| {
+        let s = b.shared("s", 16, 16);
+        let a = b.shared_addr(s);
+        let r = b.special(SpecialReg::ClusterCtaRank);
+        b.emit(Inst::ClusterSync);
+        let peer = b.reg(RegClass::B32);
+        b.emit(Inst::Mapa { dst: peer, addr: a, rank: r.into() });
+        let x = b.reg(RegClass::F32);
+        b.emit(Inst::LdCluster { ty: Ty::F32, dst: vec![x], addr: peer.into() });
+    });
+    expect_unsupported(&k, Arch::Sm89, Arch::Sm90);
+    assert_eq!(ptx::required_version(&k, Arch::Sm90).unwrap(), v(8, 0));
+    ptxas::assert_assembles_clean(&k, &[Arch::Sm90, Arch::Sm90a]);
+    // barrier.cluster takes no guard.
+    let guarded = one_inst(|b| {
+        let p = b.setp(Cmp::Eq, Ty::U32, 0u32, 0u32);
+        b.guarded(p, false, |b| b.emit(Inst::ClusterSync));
+    });
+    assert!(matches!(ptx::print(&guarded, Arch::Sm90), Err(PtxError::Invalid { .. })));
+}

@@ -27,6 +27,7 @@ pub struct KernelBuilder {
     dynamic_shared: Option<u32>,
     block_threads: u32,
     min_ctas_per_sm: Option<u32>,
+    max_regs: Option<u32>,
     /// Stack of open blocks; the last is where statements go.
     blocks: Vec<Vec<Stmt>>,
     guard: Option<Guard>,
@@ -57,6 +58,7 @@ impl KernelBuilder {
             dynamic_shared: None,
             block_threads,
             min_ctas_per_sm: None,
+            max_regs: None,
             blocks: vec![Vec::new()],
             guard: None,
         }
@@ -65,6 +67,11 @@ impl KernelBuilder {
     /// Sets `.minnctapersm` (see [`Kernel::min_ctas_per_sm`]).
     pub fn set_min_ctas_per_sm(&mut self, n: u32) {
         self.min_ctas_per_sm = Some(n);
+    }
+
+    /// Sets `.maxnreg` (see [`Kernel::max_regs`]).
+    pub fn set_max_regs(&mut self, n: u32) {
+        self.max_regs = Some(n);
     }
 
     /// A fresh register of class `class`.
@@ -584,6 +591,7 @@ impl KernelBuilder {
             dynamic_shared: self.dynamic_shared,
             block_threads: self.block_threads,
             min_ctas_per_sm: self.min_ctas_per_sm,
+            max_regs: self.max_regs,
             body: self.blocks.pop().expect("body"),
         }
     }

@@ -317,6 +317,12 @@ pub enum Inst {
     Shfl { mode: ShflMode, dst: Reg, a: Operand, b: Operand, c: Operand, mask: u32 },
     /// `bar.sync id{, threads}`.
     BarSync { id: u32, threads: Option<u32> },
+    /// `setmaxnreg.{inc|dec}.sync.aligned.u32 count` (sm_90a, PTX 8.0): the warpgroup's threads
+    /// take (`inc`, waiting until the CTA's pool has them) or give back registers so that each
+    /// has `count` (24..=256, a multiple of 8); the code after it is allocated within `count`.
+    /// Executed by all threads of a warpgroup; the kernel's launch register count is its
+    /// `.maxnreg` ([`crate::ir::Kernel::max_regs`]).
+    SetMaxNReg { inc: bool, count: u32 },
     /// `barrier.cluster.arrive.release.aligned; barrier.cluster.wait.acquire.aligned;` (sm_90,
     /// PTX 8.0 with these qualifiers): every thread of every CTA of the cluster arrives before any goes on, and the
     /// shared-memory writes of each before it are visible to the others' reads after it

@@ -66,6 +66,9 @@ pub struct Kernel {
     /// `.minnctapersm`: CTAs per multiprocessor the register allocator must leave room for.
     /// `Some(1)` tells ptxas not to cap registers for occupancy (it otherwise may, and spill).
     pub min_ctas_per_sm: Option<u32>,
+    /// `.maxnreg`: registers a thread gets at launch (kernels with [`crate::ir::Inst::SetMaxNReg`]
+    /// need it: the CTA's register pool is `block_threads` times this).
+    pub max_regs: Option<u32>,
     pub body: Vec<Stmt>,
 }
 

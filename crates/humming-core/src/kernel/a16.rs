@@ -92,6 +92,11 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     // One CTA per SM is enough for these tiles: let ptxas use the registers instead of spilling
     // to fit more CTAs (it caps registers for occupancy on sm_86/sm_89 otherwise).
     b.set_min_ctas_per_sm(1);
+    // Warp-specialized plans: registers at launch, of the producer and of the math warps.
+    let ws_regs = if plan.ws { plan.ws_registers(bits as u8).expect("validated plan") } else { (0, 0, 0) };
+    if plan.ws {
+        b.set_max_regs(ws_regs.0);
+    }
     let p: Vec<Reg> = MAIN_PARAMS
         .iter()
         .enumerate()
@@ -763,7 +768,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
         }
     };
     if plan.ws {
-        let l = WsLoop { stages: plan.stages, stage_bytes, mbar: mbar_off, smem_base, tid, lane, prod: prod.expect("ws"), math_warps: plan.math_threads() / 32, n_iter, s_begin, pdl: cfg.pdl };
+        let l = WsLoop { stages: plan.stages, stage_bytes, mbar: mbar_off, smem_base, tid, lane, prod: prod.expect("ws"), math_warps: plan.math_threads() / 32, n_iter, s_begin, pdl: cfg.pdl, regs: ws_regs };
         warp_specialized_loop(&mut b, &l, &load_stage, &|b| first_stages(b, plan.stages, false, true, false), &compute);
     } else if cfg.cp_async {
         let s = plan.stages;
@@ -1017,6 +1022,8 @@ struct WsLoop {
     n_iter: Reg,
     s_begin: Reg,
     pdl: bool,
+    /// [`KernelPlan::ws_registers`].
+    regs: (u32, u32, u32),
 }
 
 /// The main loop of a warp-specialized plan ([`KernelPlan::ws`]). Stage `it` lives in ring slot
@@ -1060,9 +1067,11 @@ fn warp_specialized_loop(
         let parity = b.and32(round, 1u32);
         (slot, off, parity)
     };
+    let (_, prod_regs, math_regs) = l.regs;
     b.if_else(
         l.prod,
         |b| {
+            b.emit(Inst::SetMaxNReg { inc: false, count: prod_regs });
             if l.pdl {
                 first_weights(b);
                 b.emit(Inst::GridDepWait);
@@ -1089,6 +1098,7 @@ fn warp_specialized_loop(
             });
         },
         |b| {
+            b.emit(Inst::SetMaxNReg { inc: true, count: math_regs });
             if l.pdl {
                 b.emit(Inst::GridDepWait);
                 b.emit(Inst::GridDepLaunch);

@@ -56,6 +56,7 @@ fn wgmma_registers(bm: u32) -> u32 {
     bm / 2 + 64
 }
 
+
 /// Why a plan cannot be generated for a target.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PlanError {
@@ -102,6 +103,29 @@ impl KernelPlan {
     /// Threads of the warps that compute (all but a warp-specialized plan's producer).
     pub fn math_threads(&self) -> u32 {
         32 * self.col_warps() * self.k_warps
+    }
+
+    /// Registers a thread of a warp-specialized plan has, `(launch, producer, math)`, or `None`
+    /// where its warps cannot have what they need. The CTA starts with `launch` each
+    /// (`.maxnreg`, the most `threads()` can have, at most 255, a multiple of 8); the producer
+    /// warpgroup gives back down to at most 128 and at least what its copy loop needs
+    /// (`setmaxnreg.dec`; 80 registers up to 64 rows of M with weights of up to 4 bits, 128
+    /// otherwise: ptxas 12.9 spills 84 bytes at 64 registers and 64 rows, 100 bytes at 96 and
+    /// 128 rows, 64-192 bytes at 96 with 8-bit weights), and the math warpgroups take the rest
+    /// of the pool (`setmaxnreg.inc`, at most 256), which must cover [`wgmma_registers`] (8
+    /// more for 8-bit weights or more than 64 rows: `m8x16_n3x64` spills 84 bytes at 128).
+    pub fn ws_registers(&self, bits: u8) -> Option<(u32, u32, u32)> {
+        let launch = (65536 / self.threads()).min(255) / 8 * 8;
+        let pool = launch * self.threads();
+        let least = if self.bm() <= 64 && bits <= 4 { 80 } else { 128 };
+        let need = wgmma_registers(self.bm()) + if bits > 4 || self.bm() > 64 { 8 } else { 0 };
+        if least > launch || least * 128 + need * self.math_threads() > pool {
+            return None;
+        }
+        // Up to 128 for the producer where the math warps keep what they need.
+        let producer = ((pool - need * self.math_threads()) / 128 / 8 * 8).clamp(least, 128).min(launch);
+        let math = ((pool - producer * 128) / self.math_threads()).min(256) / 8 * 8;
+        Some((launch, producer, math))
     }
 
     /// k16 steps per stage.
@@ -170,10 +194,10 @@ impl KernelPlan {
         if self.wgmma && (self.swap || self.k_warps != 1 || self.n_warps > 4 || arch != Arch::Sm90a) {
             return bad("wgmma plans are sm_90a plans with k_warps 1, 1 to 4 warpgroups along N and no swap".into());
         }
-        // Warp-specialized: the producer's copy loop adds to the peak (128 rows at 512 threads
-        // spilled 80 bytes).
-        let margin = if self.ws { 8 } else { 0 };
-        if self.wgmma && wgmma_registers(self.bm()) + margin > (65536 / self.threads()).min(255) {
+        if self.ws && self.ws_registers(bits).is_none() {
+            return bad(format!("warp-specialized plans with {} rows of M and {} math threads cannot give the producer and the math warpgroups the registers they need (KernelPlan::ws_registers)", self.bm(), self.math_threads()));
+        }
+        if self.wgmma && !self.ws && wgmma_registers(self.bm()) > (65536 / self.threads()).min(255) {
             return bad(format!("wgmma plans with {} rows of M need about {} registers a thread, more than {} threads can have", self.bm(), wgmma_registers(self.bm()), self.threads()));
         }
         if self.wgmma && self.bm() * self.bk / 8 > 8 * self.threads() {
@@ -310,8 +334,9 @@ impl KernelPlan {
     }
 
     /// [`KernelPlan::choose`] for a spec: on sm_90a, for specs wgmma plans generate for
-    /// ([`crate::kernel::wgmma_supported`]), M above 32 takes a wgmma plan ([`KernelPlan::wgmma_for`]);
-    /// smaller M and other specs and targets the mma.sync plans of [`KernelPlan::choose`].
+    /// ([`crate::kernel::wgmma_supported`]), M above 32 (above 16 on the largest layers) takes a
+    /// wgmma plan ([`KernelPlan::wgmma_for`]); smaller M and other specs and targets the
+    /// mma.sync plans of [`KernelPlan::choose`].
     pub fn choose_for(spec: &crate::Spec, m: usize, n_pad: usize, k_pad: usize) -> KernelPlan {
         Self::choose_for_shape(spec, m, n_pad, k_pad, true)
     }
@@ -354,21 +379,40 @@ impl KernelPlan {
     ///   14336 x 4096 22.5 against 25.4, on 8192^2 25.8 against 27.1; M = 48 1-6% faster; on
     ///   the two large shapes 10-20% slower).
     ///
+    /// - With `setmaxnreg` (session 10: the producer gives registers back, so four math
+    ///   warpgroups fit beside it), the warp-specialized 256-column tiles of 32 and 48 rows
+    ///   (v42, against the defaults in the same call): `m3x16_n4x64_k1w_bk128_s4_ws` at M =
+    ///   33..48 from 4096 x 14336 elements (M = 40: 58.5 / 60.5 us on 8192 x 28672 / 28672 x
+    ///   8192 against 69.8 / 69.5, 21.8 against 24.6 on 8192^2, 4-5% on 4096 x 14336 and 14336 x
+    ///   4096), and `m2x16_n4x64_k1w_bk128_s4_ws` at M = 17..32 on layers of more than 8192 x
+    ///   20480 elements (M = 32: 54.7 / 56.4 against the mma.sync 57.9 / 59.2; 3-6% at M = 24;
+    ///   10-20% slower on 8192^2 and the 4096 x 14336 pair). Where they do not validate (8-bit
+    ///   weights: the producer keeps 128 registers), the rules above.
+    ///
     /// Stages: four (six for the 128-column tile), fewer where they do not fit (8-bit weights).
     pub fn wgmma_for(m: usize, n_pad: usize, k_pad: usize, arch: Arch, bits: u8) -> Option<KernelPlan> {
-        if m <= 32 {
-            return None;
-        }
         let big = n_pad >= 8192 && k_pad >= 8192;
         let size = n_pad * k_pad;
+        // The deepest ring of at most `most` stages that fits.
+        let fit = |m_tiles: u32, n_warps: u32, ws: bool, most: u32| {
+            (2..=most).rev().map(|stages| KernelPlan { m_tiles, n_warps, k_warps: 1, bk: 128, stages, swap: false, wgmma: true, halves: false, ws }).find(|p| p.validate(arch, bits).is_ok())
+        };
+        // Four math warpgroups and a producer (v41-v42, with setmaxnreg): 32 rows at M 17..32
+        // on the largest layers, 48 rows at M 33..48 from 4096 x 14336 elements.
+        match m {
+            ..=16 => return None,
+            17..=32 => return (size >= 8192 * 20480).then(|| fit(2, 4, true, 4)).flatten(),
+            33..=48 if size >= 4096 * 14336 => {
+                if let Some(plan) = fit(3, 4, true, 4) {
+                    return Some(plan);
+                }
+            }
+            _ => {}
+        }
         let ws_rows = match m {
             ..=64 => (4096 * 4096..=8192 * 8192).contains(&size).then_some(4),
             65..=128 => (6144 * 4096..=8192 * 16384).contains(&size).then_some(8),
             _ => (size <= 8192 * 8192 && n_pad <= 8192).then_some(8),
-        };
-        // The deepest ring of at most `most` stages that fits.
-        let fit = |m_tiles: u32, n_warps: u32, ws: bool, most: u32| {
-            (2..=most).rev().map(|stages| KernelPlan { m_tiles, n_warps, k_warps: 1, bk: 128, stages, swap: false, wgmma: true, halves: false, ws }).find(|p| p.validate(arch, bits).is_ok())
         };
         if let Some(plan) = ws_rows.and_then(|m_tiles| fit(m_tiles, 2, true, 4)) {
             return Some(plan);

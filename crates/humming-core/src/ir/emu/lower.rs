@@ -1392,6 +1392,13 @@ impl<'k> Lowerer<'k> {
                 }
             }
             Inst::ClusterSync => Kind::ClusterSync,
+            // Register budgets do not exist in the emulator; the count is checked.
+            Inst::SetMaxNReg { count, .. } => {
+                if !(24..=256).contains(count) || count % 8 != 0 {
+                    return invalid(format!("setmaxnreg count {count}: a multiple of 8 in 24..=256"));
+                }
+                Kind::Nop
+            }
             Inst::Mapa { dst, addr, rank } => Kind::Mapa {
                 dst: self.dst(*dst, Ctx::Bits(32))?,
                 addr: self.src(&Operand::Reg(*addr), Ctx::Bits(32))?,

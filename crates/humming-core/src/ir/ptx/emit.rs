@@ -190,6 +190,9 @@ pub(super) fn module(kernel: &Kernel, arch: Arch) -> Result<String, PtxError> {
     if let Some(n) = kernel.min_ctas_per_sm {
         let _ = writeln!(m, ".minnctapersm {n}");
     }
+    if let Some(n) = kernel.max_regs {
+        let _ = writeln!(m, ".maxnreg {n}");
+    }
     let _ = writeln!(m, "{{");
     for class in [
         RegClass::Pred,

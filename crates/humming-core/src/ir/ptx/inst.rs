@@ -591,6 +591,13 @@ impl<'a> InstPrinter<'a> {
                 let d: Result<Vec<_>, _> = dst.iter().map(|&r| o.reg_as(r, *ty, true)).collect();
                 Ok(format!("{name} {}, {};", vector(d?), o.addr(addr, Space::Shared)?))
             }
+            Inst::SetMaxNReg { inc, count } => {
+                let name = format!("setmaxnreg.{}.sync.aligned.u32", if *inc { "inc" } else { "dec" });
+                if !(24..=256).contains(count) || count % 8 != 0 {
+                    return Err(self.ops(&name).invalid(format!("register count {count}: a multiple of 8 in 24..=256")));
+                }
+                Ok(format!("{name} {count};"))
+            }
             Inst::BarSync { id, threads } => {
                 let o = self.ops("bar.sync");
                 if *id > 15 {

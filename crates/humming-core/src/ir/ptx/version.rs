@@ -95,6 +95,7 @@ pub fn requirement(inst: &Inst, target: Arch) -> Option<Need> {
         Inst::CreatePolicy { .. } => need("createpolicy", Arch::Sm80, V74),
         Inst::CpAsyncCommit => need("cp.async.commit_group", Arch::Sm80, V70),
         Inst::GridDepWait | Inst::GridDepLaunch => need("griddepcontrol", Arch::Sm90, V78),
+        Inst::SetMaxNReg { .. } => need("setmaxnreg", Arch::Sm90a, V80),
         Inst::ClusterSync => need("barrier.cluster.arrive.release", Arch::Sm90, V80),
         Inst::Mapa { .. } => need("mapa", Arch::Sm90, V78),
         Inst::LdCluster { .. } => need("ld.shared::cluster", Arch::Sm90, V78),
