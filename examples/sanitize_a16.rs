@@ -1,7 +1,8 @@
 //! One A16 kernel of each pipeline variant on the GPU, small enough to run under
 //! compute-sanitizer (memcheck, racecheck): swapped plans (M = 1 and M = 13, with K splits), the
-//! cp.async pipeline with three m16 tiles (M = 33 plan), and the sm_75 plain-load pipeline.
-//! Each result is checked against the f64 reference.
+//! cp.async pipeline with three m16 tiles (M = 33 plan), the sm_75 plain-load pipeline, and on
+//! sm_90 devices the sm_90a wgmma tile and the warp-specialized one with four math warpgroups
+//! (`setmaxnreg`). Each result is checked against the f64 reference.
 
 use humming::core::kernel::KernelPlan;
 use humming::core::kernel::check::check_gemm;
@@ -18,19 +19,28 @@ fn main() {
     };
     let native = gpu.native_arch().unwrap();
     let mut ex = GpuExecutor::new(gpu, native).unwrap();
-    let cases = [
-        ("swapped, 1 n8 tile of M, split 2", "u4", ActFormat::F16, native, 1usize, 2u32),
-        ("swapped, 2 n8 tiles of M, split 3", "u5", ActFormat::Bf16, native, 13, 3),
-        ("cp.async, 3 m tiles", "u3", ActFormat::Bf16, native, 33, 1),
-        ("plain loads (sm_75), swapped", "u4", ActFormat::F16, Arch::Sm75, 7, 1),
+    // (what, weight, activation, target, M, split, plan: the default for N = 256, K = 1024 when
+    // None; dynamic zero points except for the wgmma plans, which take implicit ones).
+    let mut cases = vec![
+        ("swapped, 1 n8 tile of M, split 2", "u4", ActFormat::F16, native, 1usize, 2u32, None),
+        ("swapped, 2 n8 tiles of M, split 3", "u5", ActFormat::Bf16, native, 13, 3, None),
+        ("cp.async, 3 m tiles", "u3", ActFormat::Bf16, native, 33, 1, None),
+        ("plain loads (sm_75), swapped", "u4", ActFormat::F16, Arch::Sm75, 7, 1, None),
     ];
+    if native == Arch::Sm90 {
+        cases.push(("wgmma (sm_90a), split 2", "u4", ActFormat::F16, Arch::Sm90a, 61, 2, Some("m4x16_n4x64_k1w_bk128_s4_wg")));
+        cases.push(("warp-specialized, setmaxnreg", "u4", ActFormat::F16, Arch::Sm90a, 45, 1, Some("m3x16_n4x64_k1w_bk128_s4_ws")));
+    }
     let mut failed = false;
-    for (what, w, act, arch, m, split) in cases {
+    for (what, w, act, arch, m, split, plan) in cases {
         let mut parts = SpecParts::new(WeightFormat::parse(w).unwrap(), act);
         parts.arch = arch;
-        parts.zero_point = ZeroPoint::Dynamic;
+        parts.zero_point = if plan.is_some() { ZeroPoint::Implicit } else { ZeroPoint::Dynamic };
         let spec = Spec::new(parts).unwrap();
-        let plan = KernelPlan::choose(m, 256, 1024, arch, spec.weight().bits());
+        let plan = match plan {
+            Some(p) => p.parse::<KernelPlan>().unwrap(),
+            None => KernelPlan::choose(m, 256, 1024, arch, spec.weight().bits()),
+        };
         ex.set_target(arch).unwrap();
         match check_gemm(&mut ex, &spec, &plan, (m, 200, 512), split, 5) {
             Ok(r) => println!("{what:<32} {} ok (max err {:.3} of tolerance)", r.kernel, r.max_tol_frac),
