@@ -137,7 +137,7 @@ pub unsafe fn launch_kernel(
             attrs: attrs.as_mut_ptr(),
             num_attrs: attrs.len() as u32,
         };
-        // SAFETY: as for cuLaunchKernel; `config` and `attr` have the driver's layout and
+        // SAFETY: as for cuLaunchKernel; `config` and `attrs` have the driver's layout and
         // outlive the call.
         return check("cuLaunchKernelEx", unsafe { launch_ex(&config, f, ptrs.as_mut_ptr(), std::ptr::null_mut()) });
     }

@@ -92,10 +92,11 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     // One CTA per SM is enough for these tiles: let ptxas use the registers instead of spilling
     // to fit more CTAs (it caps registers for occupancy on sm_86/sm_89 otherwise).
     b.set_min_ctas_per_sm(1);
-    // Warp-specialized plans: registers at launch, of the producer and of the math warps.
-    let ws_regs = if plan.ws { plan.ws_registers(bits as u8).expect("validated plan") } else { (0, 0, 0) };
-    if plan.ws {
-        b.set_max_regs(ws_regs.0);
+    // Warp-specialized plans: registers at launch, of the producer and of the math warps
+    // (`validate` rejects the plans that have none).
+    let ws_regs = plan.ws.then(|| plan.ws_registers(bits as u8)).flatten();
+    if let Some((launch, _, _)) = ws_regs {
+        b.set_max_regs(launch);
     }
     let p: Vec<Reg> = MAIN_PARAMS
         .iter()
@@ -768,7 +769,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
         }
     };
     if plan.ws {
-        let l = WsLoop { stages: plan.stages, stage_bytes, mbar: mbar_off, smem_base, tid, lane, prod: prod.expect("ws"), math_warps: plan.math_threads() / 32, n_iter, s_begin, pdl: cfg.pdl, regs: ws_regs };
+        let l = WsLoop { stages: plan.stages, stage_bytes, mbar: mbar_off, smem_base, tid, lane, prod: prod.expect("ws"), math_warps: plan.math_threads() / 32, n_iter, s_begin, pdl: cfg.pdl, regs: ws_regs.expect("validated ws plan") };
         warp_specialized_loop(&mut b, &l, &load_stage, &|b| first_stages(b, plan.stages, false, true, false), &compute);
     } else if cfg.cp_async {
         let s = plan.stages;

@@ -56,7 +56,6 @@ fn wgmma_registers(bm: u32) -> u32 {
     bm / 2 + 64
 }
 
-
 /// Why a plan cannot be generated for a target.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PlanError {
@@ -378,13 +377,12 @@ impl KernelPlan {
     ///   `m4x16_n2x64_k1w_bk128_s4_ws` (v37: M = 64 on 4096 x 14336 25.0 against 28.6 us, on
     ///   14336 x 4096 22.5 against 25.4, on 8192^2 25.8 against 27.1; M = 48 1-6% faster; on
     ///   the two large shapes 10-20% slower).
-    ///
     /// - With `setmaxnreg` (session 10: the producer gives registers back, so four math
     ///   warpgroups fit beside it), the warp-specialized 256-column tiles of 32 and 48 rows
     ///   (v42, against the defaults in the same call): `m3x16_n4x64_k1w_bk128_s4_ws` at M =
     ///   33..48 from 4096 x 14336 elements (M = 40: 58.5 / 60.5 us on 8192 x 28672 / 28672 x
     ///   8192 against 69.8 / 69.5, 21.8 against 24.6 on 8192^2, 4-5% on 4096 x 14336 and 14336 x
-    ///   4096), and `m2x16_n4x64_k1w_bk128_s4_ws` at M = 17..32 on layers of more than 8192 x
+    ///   4096), and `m2x16_n4x64_k1w_bk128_s4_ws` at M = 17..32 on layers of at least 8192 x
     ///   20480 elements (M = 32: 54.7 / 56.4 against the mma.sync 57.9 / 59.2; 3-6% at M = 24;
     ///   10-20% slower on 8192^2 and the 4096 x 14336 pair). Where they do not validate (8-bit
     ///   weights: the producer keeps 128 registers), the rules above.

@@ -9,7 +9,7 @@ use crate::ir::ptx::stmt_text;
 use crate::ir::emu::{EmuError, Site};
 use crate::ir::emu::wgmma::WgmmaOp;
 use crate::ir::{
-    AtomOp, BinOp, CacheOp, Cmp, CpAsyncCache, Guard, Inst, Kernel, KernelArg, MmaShape, MmaType, Operand,
+    Addr, AtomOp, BinOp, Cmp, CpAsyncCache, Guard, Inst, Kernel, KernelArg, MmaShape, MmaType, Operand,
     Reg, RegClass, Rnd, ShflMode, Space, SpecialReg, Stmt, Ty, UnOp,
 };
 
@@ -180,6 +180,8 @@ pub(crate) enum Kind {
     },
     Ld {
         space: Space,
+        /// `ld.shared::cluster`: the address may name another CTA of the cluster (`mapa`).
+        cluster: bool,
         dst: [u32; 4],
         n: u8,
         size: u8,
@@ -336,16 +338,6 @@ pub(crate) enum Kind {
         dst: u32,
         addr: Src,
         rank: Src,
-    },
-    /// `ld.shared::cluster`: as [`Kind::Ld`] from the shared memory of a CTA of the cluster.
-    LdCluster {
-        dst: [u32; 4],
-        n: u8,
-        size: u8,
-        base: Src,
-        off: i64,
-        sext: bool,
-        wmask: u64,
     },
     GridDepWait,
     /// `mov.b32 d, {lo, hi}`.
@@ -920,6 +912,36 @@ impl<'k> Lowerer<'k> {
         }
     }
 
+    /// `ld.space` (or `ld.shared::cluster` when `cluster`) of `dst.len()` values of `ty`.
+    fn ld(&mut self, space: Space, cluster: bool, ty: Ty, dst: &[Reg], addr: &Addr) -> R<Kind> {
+        let (n, size) = self.vec_shape(ty, dst.len())?;
+        let ctx = ctx_of(ty);
+        let mut d = [0u32; 4];
+        let mut wbits = None;
+        for (i, r) in dst.iter().enumerate() {
+            d[i] = self.reg(*r, ctx, true)?;
+            match wbits {
+                None => wbits = Some(r.class.bits()),
+                Some(w) if w != r.class.bits() => {
+                    return invalid("vector ld destinations of different widths");
+                }
+                _ => {}
+            }
+        }
+        let w = wbits.unwrap_or(32);
+        Ok(Kind::Ld {
+            space,
+            cluster,
+            dst: d,
+            n,
+            size,
+            base: self.addr_base(&addr.base, space)?,
+            off: addr.offset,
+            sext: ty.is_signed_int(),
+            wmask: mask(w),
+        })
+    }
+
     fn inst(&mut self, inst: &Inst) -> R<Kind> {
         Ok(match inst {
             Inst::Mov { ty, dst, src } => {
@@ -948,33 +970,8 @@ impl<'k> Lowerer<'k> {
                 ty,
                 dst,
                 addr,
-            } => {
-                let (n, size) = self.vec_shape(*ty, dst.len())?;
-                let ctx = ctx_of(*ty);
-                let mut d = [0u32; 4];
-                let mut wbits = None;
-                for (i, r) in dst.iter().enumerate() {
-                    d[i] = self.reg(*r, ctx, true)?;
-                    match wbits {
-                        None => wbits = Some(r.class.bits()),
-                        Some(w) if w != r.class.bits() => {
-                            return invalid("vector ld destinations of different widths");
-                        }
-                        _ => {}
-                    }
-                }
-                let w = wbits.unwrap_or(32);
-                Kind::Ld {
-                    space: *space,
-                    dst: d,
-                    n,
-                    size,
-                    base: self.addr_base(&addr.base, *space)?,
-                    off: addr.offset,
-                    sext: ty.is_signed_int(),
-                    wmask: mask(w),
-                }
-            }
+            } => self.ld(*space, false, *ty, dst, addr)?,
+            Inst::LdCluster { ty, dst, addr } => self.ld(Space::Shared, true, *ty, dst, addr)?,
             Inst::St {
                 space,
                 cache: _,
@@ -1404,14 +1401,6 @@ impl<'k> Lowerer<'k> {
                 addr: self.src(&Operand::Reg(*addr), Ctx::Bits(32))?,
                 rank: self.src(rank, Ctx::Bits(32))?,
             },
-            Inst::LdCluster { ty, dst, addr } => {
-                let Kind::Ld { dst, n, size, base, off, sext, wmask, .. } =
-                    self.inst(&Inst::Ld { space: Space::Shared, cache: CacheOp::Default, ty: *ty, dst: dst.clone(), addr: *addr })?
-                else {
-                    unreachable!("a load lowers to Kind::Ld")
-                };
-                Kind::LdCluster { dst, n, size, base, off, sext, wmask }
-            }
             Inst::BarSync { id, threads } => {
                 if *id > 15 {
                     return invalid(format!("barrier id {id} (0..15)"));

@@ -96,7 +96,8 @@ enum CtaStop {
     Cluster,
 }
 
-/// The state of a CTA of the current cluster while another CTA of it runs ([`Runner::swap`]).
+/// A CTA's state: the running one's in [`Runner::cta`], the other CTAs of its cluster parked
+/// beside it ([`Runner::swap`]).
 #[derive(Default)]
 struct CtaState {
     regs: Vec<u64>,
@@ -105,6 +106,7 @@ struct CtaState {
     warps: Vec<Warp>,
     bars: [Bar; 16],
     ctaid: (u32, u32, u32),
+    /// Per warpgroup: the `wgmma` its first waiting warps reached and which of its 4 warps wait.
     wg: Vec<Option<(u32, u8)>>,
 }
 
@@ -399,18 +401,12 @@ pub(crate) struct Runner<'p, 'k> {
     dims: LaunchDims,
     stride: usize,
     poison: Vec<u64>,
-    regs: Vec<u64>,
-    shared: Vec<u8>,
-    cp: CpState,
-    warps: Vec<Warp>,
-    bars: [Bar; 16],
-    ctaid: (u32, u32, u32),
+    /// The running CTA.
+    cta: CtaState,
     steps: u64,
     step_limit: u64,
     mma_scratch: mma::Scratch,
-    /// Per warpgroup: the `wgmma` its first waiting warps reached and which of its 4 warps wait.
-    wg: Vec<Option<(u32, u8)>>,
-    /// The current cluster's other CTAs by rank (the current one's slot is empty while it runs).
+    /// The current cluster's other CTAs by rank (the running one's slot is empty while it runs).
     parked: Vec<CtaState>,
     /// The current CTA's rank in its cluster.
     rank: usize,
@@ -972,16 +968,10 @@ impl<'p, 'k> Runner<'p, 'k> {
             dims,
             stride,
             poison,
-            regs: vec![0; stride * nwarps],
-            shared: vec![0xff; window],
-            cp: CpState::default(),
-            warps,
-            bars: [Bar::default(); 16],
-            ctaid: (0, 0, 0),
+            cta: CtaState { regs: vec![0; stride * nwarps], shared: vec![0xff; window], warps, ..CtaState::default() },
             steps: 0,
             step_limit: step_limit.unwrap_or(u64::MAX),
             mma_scratch: mma::Scratch::default(),
-            wg: Vec::new(),
             parked: Vec::new(),
             rank: 0,
             stats: Stats::default(),
@@ -990,7 +980,7 @@ impl<'p, 'k> Runner<'p, 'k> {
 
     fn thread(&self, warp: usize, lane: u32) -> ThreadRef {
         ThreadRef {
-            cta: self.ctaid,
+            cta: self.cta.ctaid,
             warp: warp as u32,
             lane,
         }
@@ -1108,14 +1098,15 @@ impl<'p, 'k> Runner<'p, 'k> {
     }
 
     fn run_cluster(&mut self, mem: &mut GlobalMem, n: usize, ctaid: impl Fn(u32) -> (u32, u32, u32)) -> Result<(), EmuError> {
-        // The current CTA's state lives in the runner's fields, the others' in `parked`.
-        self.parked = (0..n).map(|_| CtaState::default()).collect();
+        // The running CTA's state is `cta`, the others' in `parked` (empty slots: no allocation
+        // without a cluster).
+        self.parked.resize_with(n, CtaState::default);
         for r in 0..n {
             if r > 0 {
-                self.parked[r] = CtaState { regs: vec![0; self.regs.len()], shared: vec![0; self.shared.len()], warps: self.warps.clone(), ..CtaState::default() };
+                self.parked[r] = CtaState { regs: vec![0; self.cta.regs.len()], shared: vec![0; self.cta.shared.len()], warps: self.cta.warps.clone(), ..CtaState::default() };
                 self.swap(r - 1, r);
             }
-            self.ctaid = ctaid(r as u32);
+            self.cta.ctaid = ctaid(r as u32);
             self.init_cta();
         }
         // How each CTA last stopped; `None` while it can run.
@@ -1137,7 +1128,7 @@ impl<'p, 'k> Runner<'p, 'k> {
                     }
                     for (r, stop) in stops.iter_mut().enumerate() {
                         *stop = None;
-                        let warps = if r == cur { &mut self.warps } else { &mut self.parked[r].warps };
+                        let warps = if r == cur { &mut self.cta.warps } else { &mut self.parked[r].warps };
                         for warp in warps.iter_mut().filter(|w| w.state == WState::Cluster) {
                             warp.state = WState::Ready;
                         }
@@ -1155,76 +1146,69 @@ impl<'p, 'k> Runner<'p, 'k> {
 
     /// Parks the current CTA (rank `cur`) and makes the parked rank `next` current.
     fn swap(&mut self, cur: usize, next: usize) {
-        let mut st = std::mem::take(&mut self.parked[next]);
-        std::mem::swap(&mut self.regs, &mut st.regs);
-        std::mem::swap(&mut self.shared, &mut st.shared);
-        std::mem::swap(&mut self.cp, &mut st.cp);
-        std::mem::swap(&mut self.warps, &mut st.warps);
-        std::mem::swap(&mut self.bars, &mut st.bars);
-        std::mem::swap(&mut self.ctaid, &mut st.ctaid);
-        std::mem::swap(&mut self.wg, &mut st.wg);
-        self.parked[cur] = st;
+        let st = std::mem::take(&mut self.parked[next]);
+        self.parked[cur] = std::mem::replace(&mut self.cta, st);
         self.rank = next;
     }
 
     fn cluster_deadlock(&self, why: String) -> EmuError {
-        let w = self.warps.iter().position(|w| w.state == WState::Cluster).unwrap_or(0);
-        let trap = Trap { pc: self.warps[w].bar_pc, lane: self.warps[w].active.trailing_zeros(), fault: Fault::Undefined(why) };
+        let w = self.cta.warps.iter().position(|w| w.state == WState::Cluster).unwrap_or(0);
+        let trap = Trap { pc: self.cta.warps[w].bar_pc, lane: self.cta.warps[w].active.trailing_zeros(), fault: Fault::Undefined(why) };
         self.to_error(w, trap)
     }
 
     /// Resets the current CTA's warps, registers, shared memory and barriers.
     fn init_cta(&mut self) {
-        let nwarps = self.warps.len();
-        for (w, warp) in self.warps.iter_mut().enumerate() {
+        let nwarps = self.cta.warps.len();
+        for (w, warp) in self.cta.warps.iter_mut().enumerate() {
             warp.pc = 0;
             warp.state = WState::Ready;
-            self.regs[w * self.stride..(w + 1) * self.stride].copy_from_slice(&self.poison);
+            self.cta.regs[w * self.stride..(w + 1) * self.stride].copy_from_slice(&self.poison);
         }
-        self.shared.fill(0xff);
-        self.cp.reset(self.shared.len(), nwarps * 32);
-        self.bars = [Bar::default(); 16];
-        self.wg = vec![None; nwarps.div_ceil(4)];
+        self.cta.shared.fill(0xff);
+        self.cta.cp.reset(self.cta.shared.len(), nwarps * 32);
+        self.cta.bars = [Bar::default(); 16];
+        self.cta.wg = vec![None; nwarps.div_ceil(4)];
     }
 
     /// Runs the current CTA's warps until all have exited or all wait at a `barrier.cluster`.
     fn step_cta(&mut self, mem: &mut GlobalMem) -> Result<CtaStop, EmuError> {
-        let nwarps = self.warps.len();
+        let nwarps = self.cta.warps.len();
         let mut cur = 0usize;
         loop {
-            let cp = &self.cp;
-            let Some(w) = (0..nwarps).map(|i| (cur + i) % nwarps).find(|&w| match self.warps[w].state {
+            let cp = &self.cta.cp;
+            let Some(w) = (0..nwarps).map(|i| (cur + i) % nwarps).find(|&w| match self.cta.warps[w].state {
                 WState::Ready => true,
                 WState::Mbar { at, parity } => cp.mbar_done(at, parity).unwrap_or(true),
                 _ => false,
             }) else {
-                if self.warps.iter().all(|w| w.state == WState::Exited) {
+                if self.cta.warps.iter().all(|w| w.state == WState::Exited) {
                     return Ok(CtaStop::Done);
                 }
-                if self.warps.iter().all(|w| w.state == WState::Cluster) {
+                if self.cta.warps.iter().all(|w| w.state == WState::Cluster) {
                     return Ok(CtaStop::Cluster);
                 }
-                if self.warps.iter().any(|w| w.state == WState::Cluster) && self.warps.iter().all(|w| matches!(w.state, WState::Cluster | WState::Exited)) {
+                if self.cta.warps.iter().any(|w| w.state == WState::Cluster) && self.cta.warps.iter().all(|w| matches!(w.state, WState::Cluster | WState::Exited)) {
                     return Err(self.cluster_deadlock("barrier.cluster: warps of this CTA exited while others wait at the barrier".into()));
                 }
                 // A warp at an mbarrier wait that nothing can complete any more.
-                if let Some((w, WState::Mbar { at, parity })) = self.warps.iter().enumerate().map(|(i, x)| (i, x.state)).find(|(_, s)| matches!(s, WState::Mbar { .. })) {
-                    let m = &self.cp.mbars[&at];
+                if let Some((w, WState::Mbar { at, parity })) = self.cta.warps.iter().enumerate().map(|(i, x)| (i, x.state)).find(|(_, s)| matches!(s, WState::Mbar { .. })) {
+                    let m = &self.cta.cp.mbars[&at];
                     let why = format!(
                         "mbarrier wait for the phase of parity {parity}, which has not completed ({} arrivals and {} transaction bytes outstanding) and cannot: every other warp waits or has exited",
                         m.pending, m.tx
                     );
-                    let trap = Trap { pc: self.warps[w].bar_pc, lane: self.warps[w].active.trailing_zeros(), fault: Fault::Undefined(why) };
+                    let trap = Trap { pc: self.cta.warps[w].bar_pc, lane: self.cta.warps[w].active.trailing_zeros(), fault: Fault::Undefined(why) };
                     return Err(self.to_error(w, trap));
                 }
                 return Err(self.deadlock());
             };
             match self.run_warp(w, mem) {
-                Ok(Stop::Exit) => self.warps[w].state = WState::Exited,
+                Ok(Stop::Exit) => self.cta.warps[w].state = WState::Exited,
                 Ok(Stop::Barrier { id, threads }) => self.arrive(w, id, threads)?,
                 Ok(Stop::Wgmma(op)) => self.wgmma_arrive(w, op)?,
-                Ok(Stop::Mbar { at, parity }) => self.warps[w].state = WState::Mbar { at, parity },
-                Ok(Stop::Cluster) => self.warps[w].state = WState::Cluster,
+                Ok(Stop::Mbar { at, parity }) => self.cta.warps[w].state = WState::Mbar { at, parity },
+                Ok(Stop::Cluster) => self.cta.warps[w].state = WState::Cluster,
                 Err(trap) => return Err(self.to_error(w, trap)),
             }
             cur = (w + 1) % nwarps;
@@ -1232,17 +1216,17 @@ impl<'p, 'k> Runner<'p, 'k> {
     }
 
     fn arrive(&mut self, w: usize, id: u32, threads: Option<u32>) -> Result<(), EmuError> {
-        let nwarps = self.warps.len() as u32;
+        let nwarps = self.cta.warps.len() as u32;
         let expected = threads.unwrap_or(nwarps * 32);
-        let b = &mut self.bars[id as usize];
+        let b = &mut self.cta.bars[id as usize];
         if b.count == 0 {
             b.expected = expected;
         } else if b.expected != expected {
             let earlier = b.expected;
-            let site = self.prog.site(self.prog.ops[self.warps[w].bar_pc].site);
+            let site = self.prog.site(self.prog.ops[self.cta.warps[w].bar_pc].site);
             return Err(EmuError::BarrierMismatch {
                 site,
-                thread: self.thread(w, self.warps[w].active.trailing_zeros()),
+                thread: self.thread(w, self.cta.warps[w].active.trailing_zeros()),
                 reason: format!(
                     "barrier {id} expects {earlier} threads from earlier arrivals, this warp says {expected}"
                 ),
@@ -1250,11 +1234,11 @@ impl<'p, 'k> Runner<'p, 'k> {
         }
         b.count += 32;
         b.waiters |= 1u64 << w;
-        self.warps[w].state = WState::Waiting;
+        self.cta.warps[w].state = WState::Waiting;
         if b.count >= b.expected {
             let waiters = b.waiters;
             *b = Bar::default();
-            for (i, warp) in self.warps.iter_mut().enumerate() {
+            for (i, warp) in self.cta.warps.iter_mut().enumerate() {
                 if waiters >> i & 1 == 1 {
                     warp.state = WState::Ready;
                 }
@@ -1268,15 +1252,15 @@ impl<'p, 'k> Runner<'p, 'k> {
     /// it for them and lets them go on.
     fn wgmma_arrive(&mut self, w: usize, op: u32) -> Result<(), EmuError> {
         let q = w / 4;
-        let pc = self.warps[w].bar_pc;
+        let pc = self.cta.warps[w].bar_pc;
         let fail = |s: &Self, warp: usize, lane: u32, fault: Fault| Err(s.to_error(warp, Trap { pc, lane, fault }));
-        if 4 * q + 4 > self.warps.len() || self.warps[4 * q..4 * q + 4].iter().any(|x| x.active != u32::MAX) {
+        if 4 * q + 4 > self.cta.warps.len() || self.cta.warps[4 * q..4 * q + 4].iter().any(|x| x.active != u32::MAX) {
             let why = format!("wgmma needs the 4 full warps of warpgroup {q}; the CTA has {} threads", self.dims.block);
             return fail(self, w, 0, Fault::Undefined(why));
         }
-        let mask = match &mut self.wg[q] {
+        let mask = match &mut self.cta.wg[q] {
             None => {
-                self.wg[q] = Some((op, 1 << (w % 4)));
+                self.cta.wg[q] = Some((op, 1 << (w % 4)));
                 1 << (w % 4)
             }
             Some((o, _)) if *o != op => {
@@ -1288,15 +1272,15 @@ impl<'p, 'k> Runner<'p, 'k> {
                 *m
             }
         };
-        self.warps[w].state = WState::Waiting;
+        self.cta.warps[w].state = WState::Waiting;
         if mask != 0xf {
             return Ok(());
         }
-        self.wg[q] = None;
+        self.cta.wg[q] = None;
         let wop = &self.prog.wgmma[op as usize];
         let stride = self.stride;
         // The descriptor and the accumulate predicate must be the same in all 128 threads.
-        let lane_value = |s: &Self, slot: u32, warp: usize, lane: usize| s.regs[warp * stride + slot as usize + lane];
+        let lane_value = |s: &Self, slot: u32, warp: usize, lane: usize| s.cta.regs[warp * stride + slot as usize + lane];
         let desc = lane_value(self, wop.desc, 4 * q, 0);
         for warp in 4 * q..4 * q + 4 {
             for lane in 0..32 {
@@ -1317,37 +1301,37 @@ impl<'p, 'k> Runner<'p, 'k> {
         for k in 0..16 {
             for col in 0..n {
                 let addr = d.addr(k, col);
-                match shared_offset(&self.cp, self.prog.shared_end as u64, addr, 2, Access::WgmmaB) {
-                    Ok(o) => b[(k * n + col) as usize] = u16::from_le_bytes([self.shared[o], self.shared[o + 1]]),
+                match shared_offset(&self.cta.cp, self.prog.shared_end as u64, addr, 2, Access::WgmmaB) {
+                    Ok(o) => b[(k * n + col) as usize] = u16::from_le_bytes([self.cta.shared[o], self.cta.shared[o + 1]]),
                     Err(fault) => return fail(self, w, 0, fault),
                 }
             }
         }
-        let (_, rest) = self.regs.split_at_mut(4 * q * stride);
+        let (_, rest) = self.cta.regs.split_at_mut(4 * q * stride);
         let mut it = rest.chunks_mut(stride);
         let mut warps: [&mut [u64]; 4] = std::array::from_fn(|_| it.next().expect("4 warps checked above"));
         wgmma::exec(wop, &mut warps, &b);
         self.stats.mma += 4;
-        for warp in &mut self.warps[4 * q..4 * q + 4] {
+        for warp in &mut self.cta.warps[4 * q..4 * q + 4] {
             warp.state = WState::Ready;
         }
         Ok(())
     }
 
     fn deadlock(&self) -> EmuError {
-        let waiting: Vec<u32> = (0..self.warps.len())
-            .filter(|&w| matches!(self.warps[w].state, WState::Waiting | WState::Mbar { .. }))
+        let waiting: Vec<u32> = (0..self.cta.warps.len())
+            .filter(|&w| matches!(self.cta.warps[w].state, WState::Waiting | WState::Mbar { .. }))
             .map(|w| w as u32)
             .collect();
-        let exited: Vec<u32> = (0..self.warps.len())
-            .filter(|&w| self.warps[w].state == WState::Exited)
+        let exited: Vec<u32> = (0..self.cta.warps.len())
+            .filter(|&w| self.cta.warps[w].state == WState::Exited)
             .map(|w| w as u32)
             .collect();
         let w = waiting[0] as usize;
-        let site = self.prog.site(self.prog.ops[self.warps[w].bar_pc].site);
+        let site = self.prog.site(self.prog.ops[self.cta.warps[w].bar_pc].site);
         EmuError::BarrierDeadlock {
             site,
-            thread: self.thread(w, self.warps[w].active.trailing_zeros()),
+            thread: self.thread(w, self.cta.warps[w].active.trailing_zeros()),
             waiting,
             exited,
         }
@@ -1358,15 +1342,15 @@ impl<'p, 'k> Runner<'p, 'k> {
         let stride = self.stride;
         let prog = self.prog;
         let ops = &prog.ops[..];
-        let active = self.warps[w].active;
+        let active = self.cta.warps[w].active;
         let nlanes = active.count_ones() as u64;
-        let mut pc = self.warps[w].pc;
-        let mut waited = self.warps[w].waited;
-        let regs = &mut self.regs[w * stride..(w + 1) * stride];
-        let shared = &mut self.shared[..];
-        let cp = &mut self.cp;
+        let mut pc = self.cta.warps[w].pc;
+        let mut waited = self.cta.warps[w].waited;
+        let regs = &mut self.cta.regs[w * stride..(w + 1) * stride];
+        let shared = &mut self.cta.shared[..];
+        let cp = &mut self.cta.cp;
         let scratch = &mut self.mma_scratch;
-        let ctaid = self.ctaid;
+        let ctaid = self.cta.ctaid;
         let (gx, gy, gz) = self.dims.grid;
         let (rank, parked) = (self.rank, &self.parked);
         let block = self.dims.block;
@@ -1436,6 +1420,7 @@ impl<'p, 'k> Runner<'p, 'k> {
                 }
                 Kind::Ld {
                     space,
+                    cluster,
                     dst,
                     n,
                     size,
@@ -1455,6 +1440,13 @@ impl<'p, 'k> Runner<'p, 'k> {
                                 align: total,
                             });
                         }
+                        // `ld.shared::cluster` of a mapa result: the CTA of the cluster it names
+                        // and the address in that CTA's window.
+                        let (peer, local) = if cluster && addr >= CLUSTER_BASE {
+                            (((addr - CLUSTER_BASE) / CLUSTER_STRIDE) as usize, (addr - CLUSTER_BASE) % CLUSTER_STRIDE + SHARED_BASE as u64)
+                        } else {
+                            (rank, addr)
+                        };
                         let bytes: &[u8] = match space {
                             Space::Global => {
                                 mem.check_prior(waited, Access::Load, addr, total)?;
@@ -1464,8 +1456,20 @@ impl<'p, 'k> Runner<'p, 'k> {
                                     bytes: total,
                                 })?
                             }
+                            // Another CTA of the cluster (a mapa result).
+                            Space::Shared if peer != rank => {
+                                let p = parked.get(peer).ok_or(Fault::SharedOob { access: Access::Load, addr, bytes: total })?;
+                                let o = shared_offset(&p.cp, window_end, local, total, Access::Load).map_err(|f| match f {
+                                    Fault::SharedOob { .. } => Fault::SharedOob { access: Access::Load, addr, bytes: total },
+                                    f => f,
+                                })?;
+                                if p.warps.iter().all(|w| w.state == WState::Exited) {
+                                    return Err(Fault::Undefined(format!("ld.shared::cluster from CTA rank {peer}, which has exited (its shared memory is gone)")));
+                                }
+                                &p.shared[o..o + total as usize]
+                            }
                             Space::Shared => {
-                                let o = shared_at(cp, addr, total, Access::Load)?;
+                                let o = shared_at(cp, local, total, Access::Load)?;
                                 &shared[o..o + total as usize]
                             }
                         };
@@ -1770,7 +1774,7 @@ impl<'p, 'k> Runner<'p, 'k> {
                     });
                     check!(r);
                     if let Some((at, parity)) = blocked {
-                        self.warps[w].bar_pc = pc;
+                        self.cta.warps[w].bar_pc = pc;
                         break Stop::Mbar { at, parity };
                     }
                     lanes(m, |l| cp.mbar_land(ats[l], shared));
@@ -1802,7 +1806,7 @@ impl<'p, 'k> Runner<'p, 'k> {
                 Kind::Nop => {}
                 Kind::GridDepWait => {
                     waited = true;
-                    self.warps[w].waited = true;
+                    self.cta.warps[w].waited = true;
                 }
                 Kind::Pack2 { dst, lo, hi } => map2(regs, m, dst, lo, hi, |lo, hi| (lo & 0xffff) | ((hi & 0xffff) << 16)),
                 Kind::Unpack2 { lo, hi, src } => {
@@ -1882,7 +1886,7 @@ impl<'p, 'k> Runner<'p, 'k> {
                                 }
                             );
                         }
-                        self.warps[w].bar_pc = pc;
+                        self.cta.warps[w].bar_pc = pc;
                         pc += 1;
                         break Stop::Wgmma(i);
                     }
@@ -1962,7 +1966,7 @@ impl<'p, 'k> Runner<'p, 'k> {
                     if m != active {
                         trap!((active & !m).trailing_zeros(), Fault::Divergent("barrier.cluster (executed by part of the warp)"));
                     }
-                    self.warps[w].bar_pc = pc;
+                    self.cta.warps[w].bar_pc = pc;
                     pc += 1;
                     break Stop::Cluster;
                 }
@@ -1981,42 +1985,6 @@ impl<'p, 'k> Runner<'p, 'k> {
                     });
                     check!(r);
                 }
-                Kind::LdCluster { dst, n, size, base, off, sext: sx, wmask } => {
-                    let total = n as u32 * size as u32;
-                    let r = try_lanes(m, |l| {
-                        let addr = (rd(regs, base, l) & 0xffff_ffff).wrapping_add(off as u64);
-                        if addr % total as u64 != 0 {
-                            return Err(Fault::Misaligned { space: Space::Shared, access: Access::Load, addr, align: total });
-                        }
-                        // A shared::cta address of this CTA, or a mapa result.
-                        let (peer, a) = if addr >= CLUSTER_BASE {
-                            let t = ((addr - CLUSTER_BASE) / CLUSTER_STRIDE) as usize;
-                            (t, (addr - CLUSTER_BASE) % CLUSTER_STRIDE + SHARED_BASE as u64)
-                        } else {
-                            (rank, addr)
-                        };
-                        let bytes: &[u8] = if peer == rank {
-                            let o = shared_at(cp, a, total, Access::Load)?;
-                            &shared[o..o + total as usize]
-                        } else {
-                            let p = parked.get(peer).ok_or(Fault::SharedOob { access: Access::Load, addr, bytes: total })?;
-                            let o = shared_offset(&p.cp, window_end, a, total, Access::Load).map_err(|f| match f {
-                                Fault::SharedOob { .. } => Fault::SharedOob { access: Access::Load, addr, bytes: total },
-                                f => f,
-                            })?;
-                            if p.warps.iter().all(|w| w.state == WState::Exited) {
-                                return Err(Fault::Undefined(format!("ld.shared::cluster from CTA rank {peer}, which has exited (its shared memory is gone)")));
-                            }
-                            &p.shared[o..o + total as usize]
-                        };
-                        for i in 0..n as usize {
-                            let x = read_le(&bytes[i * size as usize..(i + 1) * size as usize]);
-                            regs[dst[i] as usize + l] = if sx { sext(x, size as u32 * 8) as u64 & wmask } else { x };
-                        }
-                        Ok(())
-                    });
-                    check!(r);
-                }
                 Kind::Bar { id, threads } => {
                     if m != 0 {
                         if m != active {
@@ -2025,7 +1993,7 @@ impl<'p, 'k> Runner<'p, 'k> {
                                 Fault::Divergent("bar.sync (executed by part of the warp)")
                             );
                         }
-                        self.warps[w].bar_pc = pc;
+                        self.cta.warps[w].bar_pc = pc;
                         pc += 1;
                         break Stop::Barrier { id, threads };
                     }
@@ -2129,7 +2097,7 @@ impl<'p, 'k> Runner<'p, 'k> {
             }
             pc += 1;
         };
-        self.warps[w].pc = pc;
+        self.cta.warps[w].pc = pc;
         self.steps = steps;
         self.stats.warp_instructions += warp_insts;
         self.stats.lane_instructions += warp_insts * nlanes;
