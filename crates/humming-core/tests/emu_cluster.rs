@@ -17,6 +17,8 @@ enum Bug {
     RankPastEnd,
     /// Warp 1 exits before the first cluster barrier.
     EarlyExit,
+    /// The CTA of rank 1 exits before the first cluster barrier.
+    RankExits,
     /// The first cluster barrier under a guard.
     Guarded,
 }
@@ -36,6 +38,10 @@ fn kernel(bug: Bug) -> Kernel {
     if bug == Bug::EarlyExit {
         let warp1 = b.setp(Cmp::Ge, Ty::U32, tid, 32u32);
         b.if_then(warp1, |b| b.ret());
+    }
+    if bug == Bug::RankExits {
+        let one = b.setp(Cmp::Eq, Ty::U32, rank, 1u32);
+        b.if_then(one, |b| b.ret());
     }
     if bug == Bug::Guarded {
         let t = b.setp(Cmp::Lt, Ty::U32, tid, 64u32);
@@ -99,6 +105,8 @@ fn cluster_misuse_is_reported() {
     assert!(matches!(err, EmuError::UndefinedBehavior { .. }) && err.to_string().contains("the cluster has 2 CTAs"), "{err}");
     let err = run(Bug::EarlyExit, 4, 2).unwrap_err();
     assert!(matches!(err, EmuError::UndefinedBehavior { .. }) && err.to_string().contains("exited while"), "{err}");
+    let err = run(Bug::RankExits, 4, 2).unwrap_err();
+    assert!(matches!(err, EmuError::UndefinedBehavior { .. }) && err.to_string().contains("CTA rank 1 of the cluster exited"), "{err}");
     let err = run(Bug::Guarded, 4, 2).unwrap_err();
     assert!(matches!(err, EmuError::InvalidKernel { .. }) && err.to_string().contains("no guard"), "{err}");
 }

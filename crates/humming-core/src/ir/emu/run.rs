@@ -1137,15 +1137,17 @@ impl<'p, 'k> Runner<'p, 'k> {
                     (cur + 1) % n
                 }
             };
-            if next != cur {
-                self.swap(cur, next);
-                cur = next;
-            }
+            self.swap(cur, next);
+            cur = next;
         }
     }
 
-    /// Parks the current CTA (rank `cur`) and makes the parked rank `next` current.
+    /// Parks the current CTA (rank `cur`) and makes the parked rank `next` current (nothing
+    /// when they are the same).
     fn swap(&mut self, cur: usize, next: usize) {
+        if cur == next {
+            return;
+        }
         let st = std::mem::take(&mut self.parked[next]);
         self.parked[cur] = std::mem::replace(&mut self.cta, st);
         self.rank = next;
