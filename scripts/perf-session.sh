@@ -404,6 +404,85 @@ case "$phase" in
     done
     echo '{}' > "$T"
     ;;
+  v47)
+    # Session 11: wgmma plans for 8-bit scales (MXFP4: e2m1 + ue8m0 g32; e4m3 scales g16). GPU
+    # checks, then A/B of the default plans against bin/bench_a16_old (mma.sync only for these
+    # specs) over M, then wgmma plans x splits for MXFP4 at M = 64..256.
+    A="--arch sm_90a"
+    MX="--weight e2m1 --act bf16 --scale ue8m0 --group 32"
+    NV="--weight e2m1 --act f16 --scale e4m3 --group 16"
+    wg=m4x16_n4x64_k1w_bk128_s4_wg,m8x16_n4x64_k1w_bk128_s4_wg,m4x16_n2x64_k1w_bk128_s4_ws,m8x16_n2x64_k1w_bk128_s4_ws,m3x16_n4x64_k1w_bk128_s4_ws,m2x16_n4x64_k1w_bk128_s4_ws
+    { chk "$MX" 4096x4224 61 $wg 1,3 61x4096x4224
+      chk "$MX" 4096x4224 200 m8x16_n4x64_k1w_bk128_s4_wg,m8x16_n2x64_k1w_bk128_s4_ws 2 200x4096x4224
+      chk "$NV" 4096x4224 45 m4x16_n4x64_k1w_bk128_s4_wg,m3x16_n4x64_k1w_bk128_s4_ws 2 45x4096x4224
+      chk "--weight u4 --act bf16 --scale e4m3 --group 32" 4096x4224 29 m2x16_n4x64_k1w_bk128_s4_ws,m4x16_n2x64_k1w_bk128_s6_wg 1 29x4096x4224
+      chk "--weight u8 --scale e5m2 --group 64" 4096x4224 100 m8x16_n2x64_k1w_bk128_s4_ws,m4x16_n4x64_k1w_bk128_s4_wg 2 100x4096x4224
+    } > /dev/null 2> "$OUT/tests.txt"
+    checks_report
+    for bin in bench_a16_old bench_a16 bench_a16_old bench_a16; do
+      timeout 100 "$B/bin/$bin" $A $MX --label $bin --no-copy --shapes $shapes,4096x14336,14336x4096 --m 16,24,32,48,64,128,256 --harness graph --plans auto --splits auto >> "$H" 2>> "$L"
+    done
+    for bin in bench_a16_old bench_a16; do
+      timeout 60 "$B/bin/$bin" $A $NV --label $bin --no-copy --shapes $shapes --m 32,64,128,256 --harness graph --plans auto --splits auto >> "$H" 2>> "$L"
+    done
+    timeout 200 "$B/bin/bench_a16" $A $MX --label mx --no-copy --shapes $shapes,4096x14336 --m 64,128,256 --harness graph --plans $wg --splits auto >> "$H" 2>> "$L"
+    echo '{}' > "$T"
+    ;;
+  v46)
+    # Session 11: wgmma plans of 16 and 32 rows with several accumulator sets (the k16 steps
+    # take 64 / bm sets in turn) against bin/bench_a16_old (one set): GPU checks, then A/B.
+    A="--arch sm_90a"
+    w16=m1x16_n1x64_k1w_bk128_s4_wg,m1x16_n1x64_k1w_bk512_s3_wg,m1x16_n2x64_k1w_bk128_s6_wg,m1x16_n4x64_k1w_bk128_s4_ws
+    w32=m2x16_n1x64_k1w_bk128_s4_wg,m2x16_n2x64_k1w_bk128_s6_wg,m2x16_n4x64_k1w_bk128_s4_ws,m2x16_n4x64_k1w_bk128_s4_wg
+    { chk "" 4096x4224 16 $w16 1,3 16x4096x4224
+      chk "" 4096x4224 27 $w32 1,2 27x4096x4224
+      chk "" 4096x4224 9 m1x16_n1x64_k1w_bk128_s4_wg,m1x16_n4x64_k1w_bk128_s4_ws 2 9x4096x4224
+      chk "--act bf16 --group 64" 4096x4224 21 m2x16_n4x64_k1w_bk128_s4_ws,m2x16_n1x64_k1w_bk128_s4_wg 2 21x4096x4224
+      chk "--weight e2m1 --act bf16 --scale ue8m0 --group 32" 4096x4224 30 m2x16_n4x64_k1w_bk128_s4_ws 1 30x4096x4224
+    } > /dev/null 2> "$OUT/tests.txt"
+    checks_report
+    for bin in bench_a16_old bench_a16; do
+      timeout 120 "$B/bin/$bin" $A --label $bin --no-copy --shapes $shapes,4096x14336,14336x4096 --m 16 --harness graph --plans $w16 --splits 1,2,4 >> "$H" 2>> "$L"
+      timeout 120 "$B/bin/$bin" $A --label $bin --no-copy --shapes $shapes,4096x14336,14336x4096 --m 32 --harness graph --plans $w32 --splits 1,2,4 >> "$H" 2>> "$L"
+    done
+    for bin in bench_a16_old bench_a16 bench_a16_old bench_a16; do
+      timeout 60 "$B/bin/$bin" $A --label $bin --no-copy --shapes $shapes,4096x14336,14336x4096 --m 16,24,32 --harness graph --plans auto --splits auto >> "$H" 2>> "$L"
+    done
+    echo '{}' > "$T"
+    ;;
+  v45)
+    # Session 11: small wgmma tiles (one or two warpgroups, 81-94 registers, several CTAs an SM)
+    # at M = 16 and 32, where the defaults are mma.sync plans; GPU checks of them first.
+    A="--arch sm_90a"
+    w16=m1x16_n1x64_k1w_bk128_s4_wg,m1x16_n1x64_k1w_bk256_s4_wg,m1x16_n1x64_k1w_bk512_s3_wg,m1x16_n1x64_k1w_bk128_s8_wg,m1x16_n2x64_k1w_bk128_s6_wg,m1x16_n2x64_k1w_bk256_s4_wg
+    w32=m2x16_n1x64_k1w_bk128_s4_wg,m2x16_n1x64_k1w_bk256_s4_wg,m2x16_n2x64_k1w_bk128_s6_wg
+    { chk "" 4096x4224 16 $w16 1,3 16x4096x4224
+      chk "" 4096x4224 27 $w32 2 27x4096x4224
+    } > /dev/null 2> "$OUT/tests.txt"
+    checks_report
+    timeout 250 "$B/bin/bench_a16" $A --label w16 --no-copy --shapes $shapes,4096x14336,14336x4096 --m 16 --harness graph --plans auto,$w16 --splits auto,1,2,4 >> "$H" 2>> "$L"
+    timeout 200 "$B/bin/bench_a16" $A --label w32 --no-copy --shapes $shapes,4096x14336,14336x4096 --m 32 --harness graph --plans auto,$w32 --splits auto,1,2,4 >> "$H" 2>> "$L"
+    echo '{}' > "$T"
+    ;;
+  v44)
+    # Session 11: two CTAs an SM for the swapped two-tile plans of 8 warps (.minnctapersm 2:
+    # ptxas fits them in 128 registers, so an SM runs 16 of their warps instead of 8). GPU checks
+    # of those kernels, A/B of the defaults and of m2x8_n1x64_k8w_bk512_s3 at M = 12 and 16
+    # against bin/bench_a16_old (one CTA an SM), then the 8-warp two-tile plans x splits at M = 16.
+    A="--arch sm_90a"
+    p8=m2x8_n1x64_k8w_bk512_s3,m2x8_n1x64_k8w_bk256_s4,m2x8_n2x64_k4w_bk256_s4,m2x8_n2x64_k4w_bk256_s3,m2x8_n1x64_k8w_bk512_s2
+    { chk "" 4096x4224 16 $p8 1,3 16x4096x4224
+      chk "" 4096x4224 11 $p8 2 11x4096x4224
+      chk "--act bf16 --group 64" 4096x4224 13 m2x8_n1x64_k8w_bk512_s3,m2x8_n2x64_k4w_bk256_s4 2 13x4096x4224
+      chk "--weight u3" 4096x4224 15 m2x8_n1x64_k8w_bk512_s3,m2x8_n1x64_k8w_bk256_s4 1,2 15x4096x4224
+    } > /dev/null 2> "$OUT/tests.txt"
+    checks_report
+    for bin in bench_a16_old bench_a16 bench_a16_old bench_a16; do
+      timeout 100 "$B/bin/$bin" $A --label $bin --no-copy --shapes $shapes,4096x14336,14336x4096,4096x4096 --m 12,16 --harness graph --plans auto,m2x8_n1x64_k8w_bk512_s3 --splits auto >> "$H" 2>> "$L"
+    done
+    timeout 280 "$B/bin/bench_a16" $A --label sweep --no-copy --shapes $shapes,4096x14336,14336x4096 --m 16 --harness graph --plans $p8 --splits 1,2,3,4 >> "$H" 2>> "$L"
+    echo '{}' > "$T"
+    ;;
   v42)
     # Session 10: the four-warpgroup warp-specialized tiles (setmaxnreg, v41) at M = 16..48,
     # where mma.sync plans are the defaults, and at M = 40 (the m3x16 tile's rows), on five

@@ -207,18 +207,22 @@ fn check_wgmma_case(spec: &Spec, plan: &KernelPlan, ran: usize, seed: u64) -> bo
 }
 
 /// wgmma plans (sm_90a: warpgroups, the dequantized weights as wgmma's register A operand, the
-/// activations as B in core matrices) over 4- and 8-bit formats, M tiles 16..256, one, two and
+/// activations as B in core matrices) over 4- and 8-bit formats with 16- and 8-bit scales, M tiles 16..256, one, two and
 /// four warpgroups (as registers allow), stage depths, partial stages and splits; each also
 /// assembled by ptxas.
 #[test]
 fn wgmma_plans_on_emulator() {
     use ScaleGroup::{Group, PerChannel};
     let sm90a = |w: &str, act: ActFormat, group: ScaleGroup| spec(w, act, None, group, ZeroPoint::Implicit, Arch::Sm90a);
+    // 8-bit scales too: MXFP4 (ue8m0, groups of 32) and e4m3 scales in groups of 16.
+    let scaled = |w: &str, act: ActFormat, scale: ScaleFormat, group: ScaleGroup| spec(w, act, Some(scale), group, ZeroPoint::Implicit, Arch::Sm90a);
     let specs = [
         sm90a("u4", ActFormat::F16, Group(128)),
         sm90a("e2m1", ActFormat::Bf16, Group(32)),
         sm90a("u8", ActFormat::F16, Group(64)),
         sm90a("i4", ActFormat::Bf16, PerChannel),
+        scaled("e2m1", ActFormat::Bf16, ScaleFormat::Ue8m0, Group(32)),
+        scaled("u4", ActFormat::F16, ScaleFormat::E4m3, Group(16)),
     ];
     let mut ran = 0;
     for spec in &specs {
@@ -245,7 +249,8 @@ fn wgmma_plans_on_emulator() {
 fn warp_specialized_plans_on_emulator() {
     use ScaleGroup::{Group, PerChannel};
     let sm90a = |w: &str, act: ActFormat, group: ScaleGroup| spec(w, act, None, group, ZeroPoint::Implicit, Arch::Sm90a);
-    let specs = [sm90a("u4", ActFormat::F16, Group(128)), sm90a("e2m1", ActFormat::Bf16, Group(32)), sm90a("u8", ActFormat::F16, PerChannel)];
+    let mxfp4 = spec("e2m1", ActFormat::Bf16, Some(ScaleFormat::Ue8m0), Group(32), ZeroPoint::Implicit, Arch::Sm90a);
+    let specs = [sm90a("u4", ActFormat::F16, Group(128)), sm90a("e2m1", ActFormat::Bf16, Group(32)), sm90a("u8", ActFormat::F16, PerChannel), mxfp4];
     let mut ran = 0;
     for spec in &specs {
         // Up to four math warpgroups (640 threads: the producer gives registers back).

@@ -40,12 +40,15 @@ fn spec_plans_take_wgmma_on_sm90a_only() {
     dyn_zp.arch = Arch::Sm90a;
     dyn_zp.zero_point = ZeroPoint::Dynamic;
     let dyn_zp = Spec::new(dyn_zp).unwrap();
+    let mxfp4 = SpecParts { scale: ScaleFormat::Ue8m0, group: ScaleGroup::Group(32), arch: Arch::Sm90a, ..SpecParts::new(WeightFormat::parse("e2m1").unwrap(), ActFormat::Bf16) };
+    let mxfp4 = Spec::new(mxfp4).unwrap();
     let cases = [
         (spec("u4", ActFormat::F16, Arch::Sm90a), true),
         (spec("e2m1", ActFormat::Bf16, Arch::Sm90a), true),
         (spec("u8", ActFormat::F16, Arch::Sm90a), true),
         (spec("u8", ActFormat::Bf16, Arch::Sm90a), false),
         (spec("u3", ActFormat::F16, Arch::Sm90a), false),
+        (mxfp4, true),
         (dyn_zp, false),
         (spec("u4", ActFormat::F16, Arch::Sm90), false),
     ];

@@ -57,14 +57,14 @@ pub struct GemmKernels {
 }
 
 /// The specs wgmma plans generate for.
-const WGMMA_SPECS: &str = "wgmma plans take 4- or 8-bit weights with 16-bit scales and implicit zero points (not 8-bit integers with bf16) on sm_90a";
+const WGMMA_SPECS: &str = "wgmma plans take 4- or 8-bit weights with implicit zero points (not 8-bit integers with bf16) on sm_90a";
 
 /// Whether wgmma plans ([`KernelPlan::wgmma`]) generate for `spec`: sm_90a, 4- or 8-bit weights
-/// dequantized in 16-bit arithmetic, 16-bit scales, implicit zero points.
+/// dequantized in 16-bit arithmetic, any scale format (16-bit, or 8-bit ones turned into the
+/// activation type's pairs as the mma.sync plans do), implicit zero points.
 pub fn wgmma_supported(spec: &Spec) -> bool {
     spec.arch() == crate::Arch::Sm90a
         && dequant_for(spec).is_ok_and(|(_, d)| matches!(d.bits(), 4 | 8) && !d.f32_scales())
-        && matches!(spec.scale(), crate::ScaleFormat::F16 | crate::ScaleFormat::Bf16)
         && spec.zero_point() != ZeroPoint::Dynamic
 }
 

@@ -58,13 +58,24 @@ impl ScaleSource {
         (0..n).map(|j| TileQuant { scale: scale[j], zero: zero[j] }).collect()
     }
 
-    /// Two consecutive tiles' 16-bit scales at `saddr` (one word), as the dequantizer wants
-    /// them (no zero points: the wgmma plans take implicit ones).
+    /// Two consecutive tiles' scales at `saddr` (one word of 16-bit scales, or two bytes of 8-bit
+    /// ones), as the dequantizer wants them (no zero points: the wgmma plans take implicit ones).
     pub fn load_two(&self, b: &mut KernelBuilder, saddr: Reg) -> [TileQuant; 2] {
-        assert!(matches!(self.format, ScaleFormat::F16 | ScaleFormat::Bf16) && !self.f32_scales && !self.dynamic_zero);
-        let w = b.ld(Space::Shared, Ty::B32, Addr::reg(saddr));
-        let (lo, hi) = b.unpack_b16(w);
-        [lo, hi].map(|h| TileQuant { scale: Some(b.pack_b16(h, h)), zero: None })
+        assert!(!self.f32_scales && !self.dynamic_zero);
+        let scale = |scale: Reg| TileQuant { scale: Some(scale), zero: None };
+        match self.format {
+            ScaleFormat::F16 | ScaleFormat::Bf16 => {
+                let w = b.ld(Space::Shared, Ty::B32, Addr::reg(saddr));
+                let (lo, hi) = b.unpack_b16(w);
+                [lo, hi].map(|h| scale(b.pack_b16(h, h)))
+            }
+            _ => {
+                // Bytes 0 and 1 of a zero-extended 16-bit load: tiles 0 and 1 of `scale_of`.
+                let h = b.ld(Space::Shared, Ty::U16, Addr::reg(saddr));
+                let w = b.cvt(Ty::U32, Ty::U16, None, h);
+                [0, 1].map(|j| scale(self.scale_of(b, &[w], &[None], j)))
+            }
+        }
     }
 
     /// `n` (8 or 4) tiles' scales at `saddr` as f32 registers, for scaling f32 sums: exact
