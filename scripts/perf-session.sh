@@ -404,6 +404,30 @@ case "$phase" in
     done
     echo '{}' > "$T"
     ;;
+  v48)
+    # Session 11: wgmma plans with per-group zero points (u4/u8 + zero points, AWQ/GPTQ-style).
+    # GPU checks, then A/B of the default plans against bin/bench_a16_old (mma.sync only for these
+    # specs) over M, u4 g128 f16 and bf16, u8 g128 f16.
+    A="--arch sm_90a"
+    Z="--dynamic-zero"
+    wg=m4x16_n4x64_k1w_bk128_s4_wg,m8x16_n4x64_k1w_bk128_s4_wg,m4x16_n2x64_k1w_bk128_s4_ws,m8x16_n2x64_k1w_bk128_s4_ws,m3x16_n4x64_k1w_bk128_s4_ws,m2x16_n4x64_k1w_bk128_s4_ws
+    { chk "$Z" 4096x4224 61 $wg 1,3 61x4096x4224
+      chk "$Z" 4096x4224 200 m8x16_n4x64_k1w_bk128_s4_wg,m8x16_n2x64_k1w_bk128_s4_ws 2 200x4096x4224
+      chk "$Z --act bf16 --group 64" 4096x4224 45 m4x16_n4x64_k1w_bk128_s4_wg,m3x16_n4x64_k1w_bk128_s4_ws,m4x16_n2x64_k1w_bk128_s6_wg 2 45x4096x4224
+      chk "$Z --weight u8" 4096x4224 100 m8x16_n2x64_k1w_bk128_s4_ws,m4x16_n4x64_k1w_bk128_s4_wg 2 100x4096x4224
+      chk "$Z --weight u4 --scale e4m3 --group 32" 4096x4224 29 m2x16_n4x64_k1w_bk128_s4_ws 1 29x4096x4224
+    } > /dev/null 2> "$OUT/tests.txt"
+    checks_report
+    for bin in bench_a16_old bench_a16 bench_a16_old bench_a16; do
+      timeout 100 "$B/bin/$bin" $A $Z --label $bin --no-copy --shapes $shapes,4096x14336,14336x4096 --m 16,24,32,48,64,128,256 --harness graph --plans auto --splits auto >> "$H" 2>> "$L"
+    done
+    for spec in "--act bf16" "--weight u8"; do
+      for bin in bench_a16_old bench_a16; do
+        timeout 60 "$B/bin/$bin" $A $Z $spec --label $bin --no-copy --shapes $shapes --m 32,64,128,256 --harness graph --plans auto --splits auto >> "$H" 2>> "$L"
+      done
+    done
+    echo '{}' > "$T"
+    ;;
   v47)
     # Session 11: wgmma plans for 8-bit scales (MXFP4: e2m1 + ue8m0 g32; e4m3 scales g16). GPU
     # checks, then A/B of the default plans against bin/bench_a16_old (mma.sync only for these

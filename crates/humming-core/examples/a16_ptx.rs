@@ -1,6 +1,7 @@
 //! Prints the PTX of one A16 GEMM kernel (for ptxas -v / disassembly while tuning):
-//! `cargo run --release -p humming-core --example a16_ptx -- u4 f16 sm_90 m1x16_n4x64_k2w_bk128_s4 [g128|gpc] [out.ptx] [scale]`
-//! (`scale`: f16, bf16, e4m3, e5m2 or ue8m0; the spec's default otherwise).
+//! `cargo run --release -p humming-core --example a16_ptx -- u4 f16 sm_90 m1x16_n4x64_k2w_bk128_s4 [g128|gpc] [out.ptx] [scale] [zpd]`
+//! (`scale`: f16, bf16, e4m3, e5m2 or ue8m0, `-` for the spec's default; `zpd`: per-group zero
+//! points).
 //! The plan may be `auto:M` (KernelPlan::choose for M at N = K = 8192).
 
 use humming_core::kernel::{KernelPlan, generate};
@@ -16,8 +17,11 @@ fn main() {
     parts.arch = arch;
     let g = get(4, "g128");
     parts.group = if g == "gpc" { ScaleGroup::PerChannel } else { ScaleGroup::Group(g.trim_start_matches('g').parse().expect("group")) };
-    if let Some(scale) = a.get(6) {
+    if let Some(scale) = a.get(6).filter(|s| *s != "-") {
         parts.scale = ScaleFormat::parse(scale).expect("scale");
+    }
+    if a.get(7).is_some_and(|z| z == "zpd") {
+        parts.zero_point = ZeroPoint::Dynamic;
     }
     let spec = Spec::new(parts).expect("spec");
     let p = get(3, "auto:1");

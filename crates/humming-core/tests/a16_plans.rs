@@ -197,6 +197,13 @@ fn check_wgmma_case(spec: &Spec, plan: &KernelPlan, ran: usize, seed: u64) -> bo
     if plan.validate(spec.arch(), spec.weight().bits()).is_err() {
         return false;
     }
+    // Plans the spec rules out (a clear error, not a kernel): deep stages of a register-tight
+    // plan with per-group zero points.
+    if let Err(e) = humming_core::kernel::generate(spec, plan) {
+        assert!(spec.zero_point() == ZeroPoint::Dynamic && plan.wgmma_registers_tight() && plan.bk > 128, "{spec} {plan}: {e}");
+        assert!(e.to_string().contains("no registers to spare"), "{e}");
+        return false;
+    }
     let bm = 16 * plan.m_tiles as usize;
     let m = [bm - 3, bm, 1, bm + 5][ran % 4];
     let split = [1, 2, 3][ran % 3];
@@ -207,14 +214,16 @@ fn check_wgmma_case(spec: &Spec, plan: &KernelPlan, ran: usize, seed: u64) -> bo
 }
 
 /// wgmma plans (sm_90a: warpgroups, the dequantized weights as wgmma's register A operand, the
-/// activations as B in core matrices) over 4- and 8-bit formats with 16- and 8-bit scales, M tiles 16..256, one, two and
+/// activations as B in core matrices) over 4- and 8-bit formats with 16- and 8-bit scales and
+/// implicit or per-group zero points, M tiles 16..256, one, two and
 /// four warpgroups (as registers allow), stage depths, partial stages and splits; each also
 /// assembled by ptxas.
 #[test]
 fn wgmma_plans_on_emulator() {
     use ScaleGroup::{Group, PerChannel};
     let sm90a = |w: &str, act: ActFormat, group: ScaleGroup| spec(w, act, None, group, ZeroPoint::Implicit, Arch::Sm90a);
-    // 8-bit scales too: MXFP4 (ue8m0, groups of 32) and e4m3 scales in groups of 16.
+    // 8-bit scales too (MXFP4: ue8m0 in groups of 32; e4m3 in groups of 16), and per-group zero
+    // points.
     let scaled = |w: &str, act: ActFormat, scale: ScaleFormat, group: ScaleGroup| spec(w, act, Some(scale), group, ZeroPoint::Implicit, Arch::Sm90a);
     let specs = [
         sm90a("u4", ActFormat::F16, Group(128)),
@@ -223,6 +232,8 @@ fn wgmma_plans_on_emulator() {
         sm90a("i4", ActFormat::Bf16, PerChannel),
         scaled("e2m1", ActFormat::Bf16, ScaleFormat::Ue8m0, Group(32)),
         scaled("u4", ActFormat::F16, ScaleFormat::E4m3, Group(16)),
+        spec("u4", ActFormat::Bf16, None, Group(64), ZeroPoint::Dynamic, Arch::Sm90a),
+        spec("u8", ActFormat::F16, Some(ScaleFormat::E5m2), Group(128), ZeroPoint::Dynamic, Arch::Sm90a),
     ];
     let mut ran = 0;
     for spec in &specs {
@@ -250,7 +261,8 @@ fn warp_specialized_plans_on_emulator() {
     use ScaleGroup::{Group, PerChannel};
     let sm90a = |w: &str, act: ActFormat, group: ScaleGroup| spec(w, act, None, group, ZeroPoint::Implicit, Arch::Sm90a);
     let mxfp4 = spec("e2m1", ActFormat::Bf16, Some(ScaleFormat::Ue8m0), Group(32), ZeroPoint::Implicit, Arch::Sm90a);
-    let specs = [sm90a("u4", ActFormat::F16, Group(128)), sm90a("e2m1", ActFormat::Bf16, Group(32)), sm90a("u8", ActFormat::F16, PerChannel), mxfp4];
+    let zp = spec("u4", ActFormat::F16, None, Group(128), ZeroPoint::Dynamic, Arch::Sm90a);
+    let specs = [sm90a("u4", ActFormat::F16, Group(128)), sm90a("e2m1", ActFormat::Bf16, Group(32)), sm90a("u8", ActFormat::F16, PerChannel), mxfp4, zp];
     let mut ran = 0;
     for spec in &specs {
         // Up to four math warpgroups (640 threads: the producer gives registers back).

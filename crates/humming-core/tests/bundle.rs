@@ -49,7 +49,7 @@ fn spec_plans_take_wgmma_on_sm90a_only() {
         (spec("u8", ActFormat::Bf16, Arch::Sm90a), false),
         (spec("u3", ActFormat::F16, Arch::Sm90a), false),
         (mxfp4, true),
-        (dyn_zp, false),
+        (dyn_zp, true),
         (spec("u4", ActFormat::F16, Arch::Sm90), false),
     ];
     // (M, N, K, the 4-bit plan, the 8-bit plan where it differs): big layers, layers of at

@@ -601,9 +601,10 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                 // (`whole`, the usual case), else once per step.
                 let body = |b: &mut KernelBuilder, every_step: bool| {
                     let scales_of = |b: &mut KernelBuilder, i: u32| {
-                        let (saddr, _) = qaddr(b, i);
+                        let (saddr, zaddr) = qaddr(b, i);
                         let s2 = b.mad_u32(w4, 2 * sb, saddr);
-                        cfg.scales.load_two(b, s2)
+                        let z2 = zaddr.map(|z| b.mad_u32(w4, 2u32, z));
+                        cfg.scales.load_two(b, s2, z2)
                     };
                     // The warp's words of step i: its m16 tile's share of the lane's block.
                     let tile_words = |b: &mut KernelBuilder, i: u32| {

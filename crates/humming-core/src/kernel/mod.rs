@@ -57,15 +57,14 @@ pub struct GemmKernels {
 }
 
 /// The specs wgmma plans generate for.
-const WGMMA_SPECS: &str = "wgmma plans take 4- or 8-bit weights with implicit zero points (not 8-bit integers with bf16) on sm_90a";
+const WGMMA_SPECS: &str = "wgmma plans take 4- or 8-bit weights (not 8-bit integers with bf16) on sm_90a";
 
 /// Whether wgmma plans ([`KernelPlan::wgmma`]) generate for `spec`: sm_90a, 4- or 8-bit weights
 /// dequantized in 16-bit arithmetic, any scale format (16-bit, or 8-bit ones turned into the
-/// activation type's pairs as the mma.sync plans do), implicit zero points.
+/// activation type's pairs as the mma.sync plans do), implicit or per-group zero points.
 pub fn wgmma_supported(spec: &Spec) -> bool {
     spec.arch() == crate::Arch::Sm90a
         && dequant_for(spec).is_ok_and(|(_, d)| matches!(d.bits(), 4 | 8) && !d.f32_scales())
-        && spec.zero_point() != ZeroPoint::Dynamic
 }
 
 /// The activation type and dequantizer of `spec`, or why it is not generated.
@@ -99,6 +98,11 @@ pub fn configure(spec: &Spec, plan: &KernelPlan) -> Result<A16Config, KernelErro
     plan.validate(arch, dequant.bits())?;
     if plan.wgmma && !wgmma_supported(spec) {
         return Err(unsupported(WGMMA_SPECS));
+    }
+    // Per-group zero points take a few registers more: where a wgmma plan has none to spare,
+    // 256-deep stages spill (8 bytes with ptxas 12.9; 128-deep ones do not).
+    if dynamic && plan.wgmma_registers_tight() && plan.bk > 128 {
+        return Err(unsupported(&format!("wgmma plan {plan} with per-group zero points: its threads have no registers to spare, so stages deeper than 128 would spill; take bk = 128")));
     }
     Ok(A16Config {
         plan: *plan,

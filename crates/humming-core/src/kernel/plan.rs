@@ -182,6 +182,13 @@ impl KernelPlan {
         self.smem_bytes_q(bits, MAX_QBYTES)
     }
 
+    /// Whether a wgmma plan (not warp-specialized) has no registers to spare: its accumulators
+    /// and working set ([`wgmma_registers`]) take all that its threads can have (128 rows over
+    /// four warpgroups).
+    pub fn wgmma_registers_tight(&self) -> bool {
+        self.wgmma && !self.ws && wgmma_registers(self.bm()) >= (65536 / self.threads()).min(255)
+    }
+
     /// Checks the plan against the code generator's rules ([`PLAN_RULES`]) and the target's
     /// shared memory.
     pub fn validate(&self, arch: Arch, bits: u8) -> Result<(), PlanError> {

@@ -59,23 +59,35 @@ impl ScaleSource {
     }
 
     /// Two consecutive tiles' scales at `saddr` (one word of 16-bit scales, or two bytes of 8-bit
-    /// ones), as the dequantizer wants them (no zero points: the wgmma plans take implicit ones).
-    pub fn load_two(&self, b: &mut KernelBuilder, saddr: Reg) -> [TileQuant; 2] {
-        assert!(!self.f32_scales && !self.dynamic_zero);
-        let scale = |scale: Reg| TileQuant { scale: Some(scale), zero: None };
-        match self.format {
+    /// ones) and, with dynamic zero points, their zero points at `zaddr` (two bytes), as the
+    /// dequantizer wants them (the wgmma plans' per-warp m16 tiles).
+    pub fn load_two(&self, b: &mut KernelBuilder, saddr: Reg, zaddr: Option<Reg>) -> [TileQuant; 2] {
+        assert!(!self.f32_scales);
+        // Bytes 0 and 1 of a zero-extended 16-bit load: tiles 0 and 1 of `scale_of` / `zero_of`.
+        let two_bytes = |b: &mut KernelBuilder, addr: Reg| {
+            let h = b.ld(Space::Shared, Ty::U16, Addr::reg(addr));
+            b.cvt(Ty::U32, Ty::U16, None, h)
+        };
+        let scale: [Reg; 2] = match self.format {
             ScaleFormat::F16 | ScaleFormat::Bf16 => {
                 let w = b.ld(Space::Shared, Ty::B32, Addr::reg(saddr));
                 let (lo, hi) = b.unpack_b16(w);
-                [lo, hi].map(|h| scale(b.pack_b16(h, h)))
+                [lo, hi].map(|h| b.pack_b16(h, h))
             }
             _ => {
-                // Bytes 0 and 1 of a zero-extended 16-bit load: tiles 0 and 1 of `scale_of`.
-                let h = b.ld(Space::Shared, Ty::U16, Addr::reg(saddr));
-                let w = b.cvt(Ty::U32, Ty::U16, None, h);
-                [0, 1].map(|j| scale(self.scale_of(b, &[w], &[None], j)))
+                let w = two_bytes(b, saddr);
+                [0, 1].map(|j| self.scale_of(b, &[w], &[None], j))
             }
-        }
+        };
+        let zero: [Option<Reg>; 2] = match (self.dynamic_zero, zaddr) {
+            (true, Some(zaddr)) => {
+                let w = two_bytes(b, zaddr);
+                [0, 1].map(|j| Some(self.zero_of(b, &[w], j)))
+            }
+            (true, None) => panic!("dynamic zero points need their shared address"),
+            (false, _) => [None, None],
+        };
+        [0, 1].map(|j| TileQuant { scale: Some(scale[j]), zero: zero[j] })
     }
 
     /// `n` (8 or 4) tiles' scales at `saddr` as f32 registers, for scaling f32 sums: exact
