@@ -2,7 +2,7 @@
 # The closing GPU check of a session that changed default plans: device-quick.sh, then the new
 # defaults against the f64 reference (every element) at shapes that select them (session 7: the
 # 128-row half-width plan of deep K at M 65..128, the half-width M 9..16 plan of narrow layers;
-# sessions 8 and 9: below).
+# sessions 8 to 11: below).
 # Run on the GPU machine after `bash scripts/gpu-bundle.sh` here; logs under $OUT.
 set -uo pipefail
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
@@ -40,6 +40,16 @@ C="--label chk --no-copy --harness graph --iters 2 --reps 1 --plans auto"
   timeout 40 $B $C --arch sm_90a --shapes 8192x8192 --m 40 --splits auto,1 --check 45x8192x8192
   timeout 40 $B $C --arch sm_90a --weight e2m1 --act bf16 --shapes 4096x14336 --m 48 --splits auto --check 33x4096x14336
   timeout 40 $B $C --arch sm_90a --weight u8 --shapes 28672x8192 --m 40 --splits auto --check 41x28672x8192
+  # Session 11: wgmma defaults for 8-bit scales (MXFP4, e4m3 in groups of 16) and per-group
+  # zero points; zero points folded at M <= 8 (f16, under 8 bits), fields in place elsewhere.
+  timeout 40 $B $C --arch sm_90a --weight e2m1 --act bf16 --scale ue8m0 --group 32 --shapes 28672x8192 --m 128 --splits auto --check 97x28672x8192
+  timeout 40 $B $C --arch sm_90a --weight e2m1 --scale e4m3 --group 16 --shapes 8192x8192 --m 64 --splits auto,3 --check 53x8192x8192
+  timeout 40 $B $C --arch sm_90a --dynamic-zero --shapes 8192x28672 --m 40 --splits auto --check 37x8192x28672
+  timeout 40 $B $C --arch sm_90a --dynamic-zero --act bf16 --shapes 14336x4096 --m 200 --splits auto --check 181x14336x4096
+  timeout 40 $B $C --arch sm_90a --dynamic-zero --weight u8 --shapes 8192x8192 --m 128 --splits auto --check 119x8192x8192
+  timeout 40 $B $C --arch sm_90a --dynamic-zero --shapes 28672x8192 --m 1 --splits auto,2 --check 1x28672x8192
+  timeout 40 $B $C --dynamic-zero --weight u3 --shapes 4096x4096 --m 8 --splits auto --check 6x4096x4096
+  timeout 40 $B $C --dynamic-zero --group 64 --shapes 4096x4096 --m 16 --splits auto --check 14x4096x4096
 } > /dev/null 2> "$OUT/default-checks.txt"
 echo "GPU checks of the default plans passed: $(grep -c '^check' "$OUT/default-checks.txt")"
 grep "^check" "$OUT/default-checks.txt" | sed -E 's/.*hm_a16_//' | head

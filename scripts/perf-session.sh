@@ -404,6 +404,61 @@ case "$phase" in
     done
     echo '{}' > "$T"
     ;;
+  v51)
+    # Session 11: v50's zero-point fold kept for f16 with one n8 tile of M only; A/B against
+    # bin/bench_a16_old (8406471) with zero points (u4 f16/bf16, u8 f16, u3 f16), GPU checks first.
+    A="--arch sm_90a"
+    Z="--dynamic-zero"
+    { chk "$Z" 4096x4224 5 m1x8_n1x64_k8w_bk512_s3,m1x8_n2x64_k4w_bk256_s4,m1x8_n2x32_k8w_bk512_s3 1,3 5x4096x4224
+      chk "$Z --group 32" 4096x4224 8 m1x8_n1x64_k8w_bk512_s3 2 8x4096x4224
+      chk "$Z --act bf16" 4096x4224 8 m1x8_n1x64_k8w_bk512_s3,m2x8_n2x64_k2w_bk256_s4 2 8x4096x4224
+      chk "$Z --weight u8" 4096x4224 7 m1x8_n1x64_k8w_bk512_s3 2 7x4096x4224
+      chk "$Z --weight u3" 4096x4224 9 m1x8_n1x64_k8w_bk512_s3,m2x8_n2x64_k4w_bk512_s3 2 9x4096x4224
+    } > /dev/null 2> "$OUT/tests.txt"
+    checks_report
+    for bin in bench_a16_old bench_a16 bench_a16_old bench_a16; do
+      for spec in "" "--act bf16" "--weight u8" "--weight u3"; do
+        timeout 60 "$B/bin/$bin" $A $Z $spec --label $bin --no-copy --shapes $shapes --m 1,8,16 --harness graph --plans auto --splits auto >> "$H" 2>> "$L"
+      done
+    done
+    echo '{}' > "$T"
+    ;;
+  v50)
+    # Session 11: per-group zero points folded like the implicit ones in the swapped plans
+    # (M <= 16: -z x the activation sums per column, in f32), and fields in place for the other
+    # plans. GPU checks, then A/B against bin/bench_a16_old over M with and without zero points.
+    A="--arch sm_90a"
+    Z="--dynamic-zero"
+    sw=m1x8_n1x64_k8w_bk512_s3,m1x8_n2x64_k4w_bk256_s4,m2x8_n2x64_k4w_bk512_s3,m2x8_n2x64_k2w_bk256_s4,m2x8_n2x32_k4w_bk512_s4
+    { chk "$Z" 4096x4224 5 $sw 1,3 5x4096x4224
+      chk "$Z" 4096x4224 16 $sw 2 16x4096x4224
+      chk "$Z --group 32" 4096x4224 13 $sw 1 13x4096x4224
+      chk "$Z --act bf16" 4096x4224 8 m1x8_n1x64_k8w_bk512_s3,m2x8_n2x64_k2w_bk256_s4 2 8x4096x4224
+      chk "$Z --act bf16 --group 64" 4096x4224 11 m2x8_n2x64_k4w_bk512_s3,m2x8_n2x32_k4w_bk512_s4 1 11x4096x4224
+      chk "$Z --weight u8" 4096x4224 7 m1x8_n1x64_k8w_bk512_s3,m2x8_n2x32_k4w_bk512_s4 2 7x4096x4224
+      chk "$Z --weight u2 --group 16" 4096x4224 12 m2x8_n2x64_k4w_bk512_s3 2 12x4096x4224
+      chk "$Z --weight u3" 4096x4224 9 m2x8_n2x64_k4w_bk512_s3,m1x8_n1x64_k8w_bk512_s3 2 9x4096x4224
+      chk "$Z" 4096x4224 29 auto,m2x16_n1x64_k4w_bk256_s4,m4x16_n4x64_k1w_bk128_s4_wg 1 29x4096x4224
+      chk "$Z --act bf16" 4096x4224 70 auto,m4x16_n1x64_k4w_bk256_s2 2 70x4096x4224
+    } > /dev/null 2> "$OUT/tests.txt"
+    checks_report
+    for bin in bench_a16_old bench_a16 bench_a16_old bench_a16; do
+      timeout 60 "$B/bin/$bin" $A $Z --label $bin --no-copy --shapes $shapes,4096x4096 --m 1,4,8,16,24,32 --harness graph --plans auto --splits auto >> "$H" 2>> "$L"
+    done
+    for bin in bench_a16_old bench_a16; do
+      timeout 60 "$B/bin/$bin" $A $Z --act bf16 --label $bin --no-copy --shapes $shapes --m 1,8,16 --harness graph --plans auto --splits auto >> "$H" 2>> "$L"
+      timeout 60 "$B/bin/$bin" $A --label $bin --no-copy --shapes $shapes --m 1,16 --harness graph --plans auto --splits auto >> "$H" 2>> "$L"
+    done
+    echo '{}' > "$T"
+    ;;
+  v49)
+    # Session 11: small M with per-group zero points (mma.sync plans) against implicit ones.
+    A="--arch sm_90a"
+    for z in "" "--dynamic-zero" "" "--dynamic-zero"; do
+      timeout 60 "$B/bin/bench_a16" $A $z --label "zp$z" --no-copy --shapes $shapes --m 1,4,8,16 --harness graph --plans auto --splits auto >> "$H" 2>> "$L"
+    done
+    echo '{}' > "$T"
+    ;;
   v48)
     # Session 11: wgmma plans with per-group zero points (u4/u8 + zero points, AWQ/GPTQ-style).
     # GPU checks, then A/B of the default plans against bin/bench_a16_old (mma.sync only for these

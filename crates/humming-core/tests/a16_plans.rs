@@ -96,6 +96,11 @@ fn swapped_plans_on_emulator() {
         spec("u2", ActFormat::F16, None, Group(16), ZeroPoint::Implicit, Arch::Sm90),
         spec("u4", ActFormat::Bf16, None, PerChannel, ZeroPoint::Implicit, Arch::Sm80),
         spec("u5", ActFormat::Bf16, None, Group(64), ZeroPoint::Implicit, Arch::Sm89),
+        // Folded offsets with per-group zero points (`FoldOffsets::dynamic_zero`): one pattern
+        // spanning the range, two patterns a range per step; and f16 u3, which does not fold.
+        spec("u4", ActFormat::Bf16, None, Group(128), ZeroPoint::Dynamic, Arch::Sm90),
+        spec("u2", ActFormat::F16, None, Group(16), ZeroPoint::Dynamic, Arch::Sm80),
+        spec("u3", ActFormat::F16, None, Group(64), ZeroPoint::Dynamic, Arch::Sm89),
     ];
     let mut ran = 0;
     for spec in &specs {
@@ -323,8 +328,11 @@ fn folded_offsets_cover_the_integer_magic_paths() {
     for bits in 1..=7 {
         assert!(int(Act16::Bf16, bits).fold_offsets().is_some(), "bf16 u{bits}");
     }
-    // Dynamic zero points, the f32 path and floats keep their per-pair arithmetic.
-    assert!(Dequant::IntMagic { act: Act16::F16, bits: 4, implicit_zero: None }.fold_offsets().is_none());
+    // Dynamic zero points fold the magic offsets alone (the kernel subtracts z x the activation
+    // sums); the f32 path and floats keep their per-pair arithmetic.
+    let zd = Dequant::IntMagic { act: Act16::F16, bits: 4, implicit_zero: None }.fold_offsets().expect("u4 f16 with zero points folds");
+    assert_eq!((zd.patterns, zd.dynamic_zero), (vec![[pair(-1024.0), pair(-1024.0), pair(-64.0), pair(-64.0)]], true));
+    assert!(!u4.dynamic_zero);
     assert!(Dequant::IntF32 { implicit_zero: Some(128) }.fold_offsets().is_none());
     assert!(Dequant::FloatRealign { act: Act16::F16, format: FloatFormat::E2M1 }.fold_offsets().is_none());
 }

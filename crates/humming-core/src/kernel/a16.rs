@@ -523,7 +523,12 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     // ([`Dequant::fold_offsets`]): the sums of an m16 tile start at `corr` of its pattern (minus
     // the offsets times the range's activations: one MMA per step, n8 tile of M and pattern with
     // the pattern's constant A fragment).
-    let fold = cfg.dequant.fold_offsets().filter(|_| plan.swap && !plan.wgmma);
+    // Per-group zero points fold as well (`FoldOffsets::dynamic_zero`) with f16 activations, one
+    // n8 tile of M and codes under 8 bits: v50-v51 measured u4 3-6% faster there, but 1-4%
+    // slower with bf16, 2-8% at two tiles and up to 4% for u8 (already at the copy bandwidth):
+    // the per-range sums and corrections cost more than the per-pair subtractions they save.
+    let zero_fold = cfg.scales.act == super::dequant::Act16::F16 && plan.m_tiles == 1 && bits < 8;
+    let fold = cfg.dequant.fold_offsets().filter(|f| plan.swap && !plan.wgmma && (!f.dynamic_zero || zero_fold));
     // A half-width warp's tiles 0 and 1 are the block's tiles 2 half and 2 half + 1, whose
     // offsets repeat those of tiles 0 and 1 (even widths: pair p + 8 sits where pair p does, in
     // the next `bits / 2` words).
@@ -537,7 +542,15 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
         let corr: Vec<Vec<[Reg; 4]>> = (0..plan.m_tiles)
             .map(|_| consts.iter().map(|_| [(); 4].map(|_| b.reg(RegClass::F32))).collect())
             .collect();
-        (whole, zero, acc_set(&mut b), consts, corr)
+        // Per-group zero points folded too: each n8 tile of M's activation sums over the range
+        // (an MMA with an all-ones A fragment per step: every row of its result is the sums of
+        // the lane's two rows of M), `-z` times them added per column before the scales.
+        let zsums = fold.as_ref().filter(|f| f.dynamic_zero).map(|_| {
+            let one = b.mov(Ty::B32, cfg.scales.act.pair_imm(1.0));
+            let sums: Vec<[Reg; 4]> = (0..plan.m_tiles).map(|_| [(); 4].map(|_| b.reg(RegClass::F32))).collect();
+            ([one; 4], sums)
+        });
+        (whole, zero, acc_set(&mut b), consts, corr, zsums)
     });
 
     // wgmma steps are dequantized `wg_unroll` at a time (independent chains a warp interleaves;
@@ -664,7 +677,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                         }
                     }
                 }
-                Some((whole, zero, tmp, consts, corr)) => {
+                Some((whole, zero, tmp, consts, corr, zsums)) => {
                     // A range of k16 steps shares one group (the stage's steps when the group
                     // spans them, else each step alone): its B fragments first, the offset
                     // corrections summed over them (folded fragments), then the weights' MMAs
@@ -674,7 +687,11 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                             if every_step { (0..spw).map(|i| i..i + 1).collect() } else { std::iter::once(0..spw).collect() };
                         for range in ranges {
                             let (saddr, zaddr) = qaddr(b, range.start);
-                            let tiles = cfg.scales.load_shared(b, None, zaddr, ntiles);
+                            // Folded zero points: `-z` per tile as f32; else the dequantizer's.
+                            let (tiles, neg_z) = match zsums {
+                                Some(_) => (Vec::new(), cfg.scales.load_neg_zeros_f32(b, zaddr.expect("dynamic zero points"), ntiles as usize)),
+                                None => (cfg.scales.load_shared(b, None, zaddr, ntiles), Vec::new()),
+                            };
                             let scales = cfg.scales.load_f32(b, saddr, ntiles);
                             // B fragments of the n8 tiles of M (rows 0..8, 8..16, and with four
                             // tiles 16..24, 24..32: one x4 a pair, the same swizzle 16 rows on)
@@ -706,6 +723,12 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                                         cfg.mma.emit_to(b, d, &from, c, &bf[u]);
                                     }
                                 }
+                                if let Some((ones, sums)) = zsums {
+                                    for (s, bf) in bfr.iter().enumerate() {
+                                        let from = if s == 0 { [*zero; 4] } else { sums[u] };
+                                        cfg.mma.emit_to(b, &sums[u], &from, ones, &bf[u]);
+                                    }
+                                }
                             }
                             for (s, i) in range.clone().enumerate() {
                                 let words = words_of(b, i);
@@ -727,6 +750,18 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                                                 None => [*zero; 4],
                                             };
                                             cfg.mma.emit_to(b, d, &start, &a, bf);
+                                        }
+                                    }
+                                }
+                            }
+                            if let Some((_, sums)) = zsums {
+                                // Sum (q - z) a = sum q a - z sum a: element r of m16 tile i4 is
+                                // column tile 2 i4 + r / 2 (rows g, g + 8), row of M r % 2.
+                                for (u, row) in tmp.iter().enumerate() {
+                                    for (i4, tile) in row.iter().enumerate() {
+                                        for (r, &x) in tile.iter().enumerate() {
+                                            let (z, s) = (neg_z[2 * i4 + r / 2], sums[u][r % 2]);
+                                            b.emit(Inst::Fma { ty: Ty::F32, rnd: Rnd::Rn, dst: x, a: z.into(), b: s.into(), c: x.into() });
                                         }
                                     }
                                 }

@@ -96,6 +96,10 @@ fn or_into_magic(b: &mut KernelBuilder, x: Reg, bits: u8, d: u32, magic: u32) ->
 pub struct FoldOffsets {
     pub patterns: Vec<[u32; 4]>,
     pub of_tile: [usize; 4],
+    /// Per-group zero points: the patterns hold the magic offsets alone (zero point 0), so the
+    /// folded sums are of `q x activation`, and the kernel subtracts `z x` (the range's
+    /// activation sums) per column itself.
+    pub dynamic_zero: bool,
 }
 
 /// Per n8 tile quantization parameters, as the dequantizer consumes them.
@@ -154,11 +158,13 @@ impl Dequant {
     /// 4i + 3]` for m16 tile `i`), whose f32 result has the layout of that tile's sums.
     /// `offset_p = 2^(mantissa - d) + zero point` for a field at bit offset `d` of its half (the
     /// magic number with the exponent lowered by `d`, so `offset_p + q` is exact), e.g. 1032 and
-    /// 72 for 4-bit codes in f16. Saves the subtraction (or fma) of every pair. `None` for other
-    /// dequantizers, or when the four m16 tiles of a block need more than two patterns (f16 with
-    /// 1, 3, 5 or 7 bits).
+    /// 72 for 4-bit codes in f16. Saves the subtraction (or fma) of every pair. With per-group
+    /// zero points the patterns take zero point 0 ([`FoldOffsets::dynamic_zero`]). `None` for
+    /// other dequantizers, or when the four m16 tiles of a block need more than two patterns (f16
+    /// with 1, 3, 5 or 7 bits).
     pub fn fold_offsets(&self) -> Option<FoldOffsets> {
-        let Dequant::IntMagic { act, bits, implicit_zero: Some(z) } = *self else { return None };
+        let Dequant::IntMagic { act, bits, implicit_zero } = *self else { return None };
+        let z = implicit_zero.unwrap_or(0);
         let offset = |p: usize| {
             let d = match place(bits, p, act.mantissa_bits()) {
                 Place::Straddle => 0,
@@ -166,7 +172,7 @@ impl Dequant {
             };
             act.pair_imm(-(((1u32 << (act.mantissa_bits() - d)) + z) as f32))
         };
-        let mut fold = FoldOffsets { patterns: Vec::new(), of_tile: [0; 4] };
+        let mut fold = FoldOffsets { patterns: Vec::new(), of_tile: [0; 4], dynamic_zero: implicit_zero.is_none() };
         for i in 0..4 {
             let tile = [offset(4 * i), offset(4 * i + 2), offset(4 * i + 1), offset(4 * i + 3)];
             fold.of_tile[i] = fold.patterns.iter().position(|&t| t == tile).unwrap_or_else(|| {
@@ -185,9 +191,11 @@ impl Dequant {
     }
 
     fn pairs_with(&self, b: &mut KernelBuilder, words: &[Reg], tiles: &[TileQuant], count: usize, fold: bool) -> Vec<Reg> {
-        assert!(!fold || self.fold_offsets().is_some(), "offsets fold only for integer codes with an implicit zero point");
+        assert!(!fold || self.fold_offsets().is_some(), "offsets fold only for integer codes of the magic paths");
         // Words shifted right by 8 (or another amount), shared by the fields that use them.
         let mut shifted: std::collections::HashMap<(usize, u32), Reg> = std::collections::HashMap::new();
+        // Per (tile, bit offset d > 0): the centring constant of a dynamic zero point.
+        let mut centre_of: std::collections::HashMap<(usize, u32), Reg> = std::collections::HashMap::new();
         (0..count)
             .map(|p| {
                 let t = &tiles[p / 2];
@@ -215,15 +223,31 @@ impl Dequant {
                         scale_pair(b, act, centred, t.scale)
                     }
                     Dequant::IntMagic { act, bits, implicit_zero } => {
-                        let x = field(b, words, bits, p, false);
-                        // magic + q in both halves.
-                        let v = or_into_magic(b, x, bits, 0, act.pair_imm(act.magic()));
                         let zero: Operand = match (t.zero, implicit_zero) {
                             (Some(z), _) => z.into(),
                             (None, Some(z)) => act.magic_zero(z).into(),
                             (None, None) => unreachable!("integer weights need a zero point"),
                         };
-                        let centred = act.centre(b, v, zero);
+                        // The field in place (as above: shared shifts, no extraction), OR-ed
+                        // into the magic number: magic + q * 2^d; at d > 0 one fma by 2^-d
+                        // with -(magic * 2^-d + z), made once per tile and offset from the
+                        // zero-point pair (exact: small integers).
+                        let (x, d) = field_in_place(b, words, bits, p, act.mantissa_bits(), &mut shifted);
+                        let v = or_into_magic(b, x, bits, d, act.pair_imm(act.magic()));
+                        let centred = if d == 0 {
+                            act.centre(b, v, zero)
+                        } else {
+                            let c = *centre_of.entry((p / 2, d)).or_insert_with(|| {
+                                // f16 pairs hold magic + z, bf16 ones -(magic + z).
+                                let sign = match act {
+                                    Act16::F16 => -1.0,
+                                    Act16::Bf16 => 1.0,
+                                };
+                                let k = act.pair_imm(act.magic() - act.magic() / (1u32 << d) as f32);
+                                b.fma(act.pair_ty(), zero, act.pair_imm(sign), k)
+                            });
+                            b.fma(act.pair_ty(), v, act.pair_imm(2f32.powi(-(d as i32))), c)
+                        };
                         scale_pair(b, act, centred, t.scale)
                     }
                     Dequant::IntF32 { implicit_zero } => {

@@ -180,6 +180,21 @@ impl ScaleSource {
         }
     }
 
+    /// The negated zero points of `n` (8 or 4) tiles at `zaddr` as f32 registers (`-z`, exact),
+    /// for subtracting `z x` the activation sums from f32 sums of `q x activation`.
+    pub fn load_neg_zeros_f32(&self, b: &mut KernelBuilder, zaddr: Reg, n: usize) -> Vec<Reg> {
+        let zw = b.ld_vec(Space::Shared, Ty::B32, n / 4, Addr::reg(zaddr));
+        (0..n)
+            .map(|j| {
+                // 2^23 + z as f32 bits, then 2^23 minus it.
+                let z = b.bfe(zw[j / 4], (j % 4) as u32 * 8, 8);
+                let v = b.op(BinOp::Or, Ty::B32, z, 0x4B00_0000u32);
+                let f = b.mov_as(RegClass::F32, v);
+                b.op(BinOp::Sub, Ty::F32, Operand::f32((1u32 << 23) as f32), f)
+            })
+            .collect()
+    }
+
     /// Zero point of tile `j`: byte j of the loaded bytes, as the dequantizer's operand.
     fn zero_of(&self, b: &mut KernelBuilder, zw: &[Reg], j: usize) -> Reg {
         let byte = (j % 4) as u32;
