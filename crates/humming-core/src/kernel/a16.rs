@@ -689,7 +689,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                             let (saddr, zaddr) = qaddr(b, range.start);
                             // Folded zero points: `-z` per tile as f32; else the dequantizer's.
                             let (tiles, neg_z) = match zsums {
-                                Some(_) => (Vec::new(), cfg.scales.load_neg_zeros_f32(b, zaddr.expect("dynamic zero points"), ntiles as usize)),
+                                Some(_) => (Vec::new(), cfg.scales.load_neg_zeros_f32(b, zaddr.expect("dynamic zero points"), ntiles)),
                                 None => (cfg.scales.load_shared(b, None, zaddr, ntiles), Vec::new()),
                             };
                             let scales = cfg.scales.load_f32(b, saddr, ntiles);
