@@ -186,10 +186,8 @@ impl ScaleSource {
         let zw = b.ld_vec(Space::Shared, Ty::B32, n / 4, Addr::reg(zaddr));
         (0..n)
             .map(|j| {
-                // 2^23 + z as f32 bits, then 2^23 minus it.
-                let z = b.bfe(zw[j / 4], (j % 4) as u32 * 8, 8);
-                let v = b.op(BinOp::Or, Ty::B32, z, 0x4B00_0000u32);
-                let f = b.mov_as(RegClass::F32, v);
+                // 2^23 - (2^23 + z).
+                let f = magic_f32_zero(b, &zw, j);
                 b.op(BinOp::Sub, Ty::F32, Operand::f32((1u32 << 23) as f32), f)
             })
             .collect()
@@ -199,9 +197,7 @@ impl ScaleSource {
     fn zero_of(&self, b: &mut KernelBuilder, zw: &[Reg], j: usize) -> Reg {
         let byte = (j % 4) as u32;
         if self.f32_scales {
-            let z = b.bfe(zw[j / 4], byte * 8, 8);
-            let v = b.op(BinOp::Or, Ty::B32, z, 0x4B00_0000u32);
-            return b.mov_as(RegClass::F32, v);
+            return magic_f32_zero(b, zw, j);
         }
         // z in byte 0 and byte 2 (zeros in bytes 1 and 3), then OR the magic pair.
         let sel = (4 << 12) | (byte << 8) | (4 << 4) | byte;
@@ -212,4 +208,12 @@ impl ScaleSource {
         };
         b.op(BinOp::Or, Ty::B32, z, magic)
     }
+}
+
+/// Zero point `j` (byte `j` of the loaded bytes) as the f32 `2^23 + z`: the byte OR-ed into the
+/// mantissa of 2^23.
+fn magic_f32_zero(b: &mut KernelBuilder, zw: &[Reg], j: usize) -> Reg {
+    let z = b.bfe(zw[j / 4], (j % 4) as u32 * 8, 8);
+    let v = b.op(BinOp::Or, Ty::B32, z, 0x4B00_0000u32);
+    b.mov_as(RegClass::F32, v)
 }
