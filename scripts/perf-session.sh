@@ -404,6 +404,24 @@ case "$phase" in
     done
     echo '{}' > "$T"
     ;;
+  v55)
+    # Session 12: offsets folded only with one n8 tile of M (two-tile swapped plans, M = 9..16,
+    # subtract per pair instead: 64 HMMAs and 458 instructions a stage against 80 and 361, v12
+    # SASS). GPU checks, then A/B against bin/bench_a16_old (d602a71), alternated twice.
+    A="--arch sm_90a"
+    sw=m2x8_n2x64_k4w_bk512_s3,m2x8_n2x64_k2w_bk256_s4,m2x8_n2x32_k4w_bk512_s4
+    { chk "" 4096x4224 13 $sw 1,2 13x4096x4224
+      chk "--act bf16" 4096x4224 16 $sw 2 16x4096x4224
+      chk "--weight u3" 4096x4224 11 m2x8_n2x64_k4w_bk512_s3 2 11x4096x4224
+      chk "--group 32" 4096x4224 9 m2x8_n2x64_k2w_bk256_s4 3 9x4096x4224
+    } > /dev/null 2> "$OUT/tests.txt"
+    checks_report
+    for bin in bench_a16_old bench_a16 bench_a16_old bench_a16; do
+      timeout 60 "$B/bin/$bin" $A --label $bin --no-copy --shapes $shapes,4096x4096 --m 9,12,16 --harness graph --plans auto --splits auto >> "$H" 2>> "$L"
+      timeout 60 "$B/bin/$bin" $A --label $bin --no-copy --act bf16 --shapes $shapes --m 16 --harness graph --plans auto --splits auto >> "$H" 2>> "$L"
+    done
+    echo '{}' > "$T"
+    ;;
   v54)
     # Session 12: v53's stream-K with the segment loop unrolled to two segments (valid only
     # when CTAs >= tiles; the loop spilled 884 bytes in the 128-row wgmma tile and took 161

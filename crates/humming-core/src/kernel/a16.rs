@@ -520,15 +520,17 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     // usual case: group >= 16 * spw) that is once per stage; shorter groups take the same code
     // with a sum per k16 step.
     // Integer codes with an implicit zero point leave their offsets in the fragments
-    // ([`Dequant::fold_offsets`]): the sums of an m16 tile start at `corr` of its pattern (minus
-    // the offsets times the range's activations: one MMA per step, n8 tile of M and pattern with
-    // the pattern's constant A fragment).
-    // Per-group zero points fold as well (`FoldOffsets::dynamic_zero`) with f16 activations, one
-    // n8 tile of M and codes under 8 bits: v50-v51 measured u4 3-6% faster there, but 1-4%
-    // slower with bf16, 2-8% at two tiles and up to 4% for u8 (already at the copy bandwidth):
-    // the per-range sums and corrections cost more than the per-pair subtractions they save.
-    let zero_fold = cfg.scales.act == super::dequant::Act16::F16 && plan.m_tiles == 1 && bits < 8;
-    let fold = cfg.dequant.fold_offsets().filter(|f| plan.swap && !plan.wgmma && (!f.dynamic_zero || zero_fold));
+    // ([`Dequant::fold_offsets`]) in plans with one n8 tile of M: the sums of an m16 tile start
+    // at `corr` of its pattern (minus the offsets times the range's activations: one MMA per
+    // step and pattern with the pattern's constant A fragment). Two tiles (M = 9..16) subtract
+    // per pair instead: their MMAs bind the tensor pipe, and the fold's are a fifth of them (v55:
+    // u4 f16 2-4% faster at M = 9..16 without it, bf16 within 1%).
+    // Per-group zero points fold as well (`FoldOffsets::dynamic_zero`) with f16 activations and
+    // codes under 8 bits: v50-v51 measured u4 3-6% faster there, but 1-4% slower with bf16 and
+    // up to 4% for u8 (already at the copy bandwidth): the per-range sums and corrections cost
+    // more than the per-pair subtractions they save.
+    let zero_fold = cfg.scales.act == super::dequant::Act16::F16 && bits < 8;
+    let fold = cfg.dequant.fold_offsets().filter(|f| plan.swap && !plan.wgmma && plan.m_tiles == 1 && (!f.dynamic_zero || zero_fold));
     // A half-width warp's tiles 0 and 1 are the block's tiles 2 half and 2 half + 1, whose
     // offsets repeat those of tiles 0 and 1 (even widths: pair p + 8 sits where pair p does, in
     // the next `bits / 2` words).
