@@ -50,6 +50,10 @@ C="--label chk --no-copy --harness graph --iters 2 --reps 1 --plans auto"
   timeout 40 $B $C --arch sm_90a --dynamic-zero --shapes 28672x8192 --m 1 --splits auto,2 --check 1x28672x8192
   timeout 40 $B $C --dynamic-zero --weight u3 --shapes 4096x4096 --m 8 --splits auto --check 6x4096x4096
   timeout 40 $B $C --dynamic-zero --group 64 --shapes 4096x4096 --m 16 --splits auto --check 14x4096x4096
+  # Session 12: two-tile swapped plans (M = 9..16) subtract the offsets per pair (no fold).
+  timeout 40 $B $C --arch sm_90a --shapes 8192x28672 --m 16 --splits auto,3 --check 13x8192x28672
+  timeout 40 $B $C --weight u2 --group 64 --shapes 4096x4096 --m 16 --splits auto --check 16x4096x4096
+  timeout 40 $B $C --weight u6 --act bf16 --shapes 28672x8192 --m 12 --splits auto --check 11x28672x8192
 } > /dev/null 2> "$OUT/default-checks.txt"
 echo "GPU checks of the default plans passed: $(grep -c '^check' "$OUT/default-checks.txt")"
 grep "^check" "$OUT/default-checks.txt" | sed -E 's/.*hm_a16_//' | head
