@@ -404,6 +404,41 @@ case "$phase" in
     done
     echo '{}' > "$T"
     ;;
+  v57)
+    # Session 12: the new M = 17..32 default for 4-bit weights on sm_90+ (m4x8_n2x32_k4w_bk512_s4
+    # up to 128 n64 blocks and K < 16384, one wave). GPU checks of the defaults, then A/B
+    # against bin/bench_a16_old (0b55b59) for the 4-bit specs v56 did not time.
+    A="--arch sm_90a"
+    { chk "" 4096x4096 24 auto auto 24x4096x4096
+      chk "" 8192x8192 32 auto auto 29x8192x8192
+      chk "--act bf16 --group 64" 4096x14336 20 auto auto 17x4096x14336
+      chk "--weight e2m1 --act bf16 --scale ue8m0 --group 32" 4096x4096 32 auto auto 29x4096x4096
+      chk "--dynamic-zero" 8192x8192 24 auto auto 21x8192x8192
+      chk "--weight e2m1 --scale e4m3 --group 16" 6144x4096 32 auto auto 31x6144x4096
+    } > /dev/null 2> "$OUT/tests.txt"
+    checks_report
+    for bin in bench_a16_old bench_a16 bench_a16_old bench_a16; do
+      for spec in "" "--weight e2m1 --act bf16 --scale ue8m0 --group 32" "--dynamic-zero" "--act bf16"; do
+        timeout 60 "$B/bin/$bin" $A $spec --label $bin --no-copy --shapes 4096x4096,8192x8192,4096x14336,6144x4096 --m 24,32 --harness graph --plans auto --splits auto >> "$H" 2>> "$L"
+      done
+    done
+    echo '{}' > "$T"
+    ;;
+  v56)
+    # Session 12: the four-tile swapped plans (M = 17..32) without the offset fold (v55's change
+    # reaches them: 16 MMAs a block instead of 20, 217-221 registers instead of 241-245, 143-153
+    # half-width instead of 194) against the defaults. GPU checks first, then the sweep.
+    A="--arch sm_90a"
+    p4=m4x8_n2x64_k4w_bk256_s4,m4x8_n2x64_k2w_bk256_s4,m4x8_n1x64_k4w_bk256_s4,m4x8_n2x32_k4w_bk512_s4,m4x8_n2x32_k4w_bk256_s4
+    { for spec in "" "--act bf16" "--weight u8 --act bf16" "--weight u3 --dynamic-zero --group 32"; do
+        chk "$spec" 4096x4224 29 $p4 1,3 29x4096x4224
+      done
+    } > /dev/null 2> "$OUT/tests.txt"
+    checks_report
+    timeout 200 "$B/bin/bench_a16" $A --label sweep --no-copy --shapes 8192x8192,4096x4096,4096x14336,14336x4096,8192x28672,28672x8192 --m 24,32 --harness graph --plans auto,$p4 --splits auto,1,2 >> "$H" 2>> "$L"
+    timeout 60 "$B/bin/bench_a16" $A --label sweep-bf16 --act bf16 --no-copy --shapes 8192x8192,4096x4096 --m 32 --harness graph --plans auto,$p4 --splits auto,1,2 >> "$H" 2>> "$L"
+    echo '{}' > "$T"
+    ;;
   v55)
     # Session 12: offsets folded only with one n8 tile of M (two-tile swapped plans, M = 9..16,
     # subtract per pair instead: 64 HMMAs and 458 instructions a stage against 80 and 361, v12

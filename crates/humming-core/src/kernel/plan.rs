@@ -264,7 +264,14 @@ impl KernelPlan {
     ///   N = 1024..4096 (v18 sweep), 4-6% slower from N = 6144 on, 14% slower at 8192 x 28672
     ///   (v16: half the sums a warp, twice the warps, but a third more instructions per block).
     ///   Only for a known shape: the macro's kernel sets keep the full-width plans.
-    /// - M <= 32: `m2x16_n1x64_k4w_bk256_s4`; wide N `m2x16_n2x64_k2w_bk256_s3`.
+    /// - M <= 32: `m2x16_n1x64_k4w_bk256_s4`; wide N `m2x16_n2x64_k2w_bk256_s3`. On sm_90 and
+    ///   newer, 4-bit weights, N <= 8192 and K < 16384 (float codes, in [`KernelPlan::choose_for`]:
+    ///   K <= 4096): swapped with four n8 tiles of M and half-width warps,
+    ///   `m4x8_n2x32_k4w_bk512_s4` (153 registers, one CTA an SM: split to one wave), since the
+    ///   two-tile plans no longer fold their offsets (v56, M = 24 / 32: 4096^2 7.92 / 8.05 us
+    ///   against 8.58 / 8.92, 8192^2 18.99 / 19.59 against 19.43 / 19.87, 4096 x 14336 18.03 /
+    ///   18.55 against 18.12 / 18.94; it loses where the tiles exceed one wave, 14336 x 4096:
+    ///   20.66 against 17.76).
     /// - M <= 128: `m{ceil(M/16)}x16_n1x64_k4w_bk256_s2` (4 m16 tiles at most; 230 registers
     ///   since the activation copies share one address); deep K at M 65..128 (even widths):
     ///   128 rows a CTA with half-width warps, `m8x16_n4x32_k2w_bk128_s3` (v19: 170 us against
@@ -277,13 +284,14 @@ impl KernelPlan {
     /// Falls back to fewer stages, then smaller tiles, until the plan fits the target's shared
     /// memory.
     pub fn choose(m: usize, n_pad: usize, k_pad: usize, arch: Arch, bits: u8) -> KernelPlan {
-        Self::choose_shape(m, n_pad, k_pad, arch, bits, true)
+        Self::choose_shape(m, n_pad, k_pad, arch, bits, true, false)
     }
 
     /// [`KernelPlan::choose`]; `known`: whether `n_pad x k_pad` is the weights' shape, or
     /// [`DEFAULT_DIM`] standing in for an unknown one (then no narrow-layer plan: see
-    /// [`KernelPlan::buckets`]).
-    fn choose_shape(m: usize, n_pad: usize, k_pad: usize, arch: Arch, bits: u8, known: bool) -> KernelPlan {
+    /// [`KernelPlan::buckets`]); `float_w`: float weight codes (their dequantization costs more:
+    /// the four-tile plan at M 17..32 pays for them only up to K = 4096, v57).
+    fn choose_shape(m: usize, n_pad: usize, k_pad: usize, arch: Arch, bits: u8, known: bool, float_w: bool) -> KernelPlan {
         let n_blocks = (n_pad / 64).max(1) as u32;
         let wide = n_blocks >= 256;
         let deep = k_pad >= 16384;
@@ -320,6 +328,17 @@ impl KernelPlan {
             _ => (2, 2, 128, 3),
         };
         let stages = if cp_async { stages } else { 1 };
+        // M 17..32 of 4-bit weights on sm_90+ with at most 128 n64 blocks (one wave of its 64-
+        // column tiles) and K below 16384 (float codes: K <= 4096): four n8 tiles of M,
+        // half-width warps (v56, v57), where the plan validates (deep K: 8192 x 28672 63.8 us
+        // against 57.8 for `m2x16`, v24/v56; MXFP4 at 8192^2 and 4096 x 14336 4-6% slower, v57).
+        let k_ok = if float_w { k_pad <= 4096 } else { !deep };
+        if cp_async && arch >= Arch::Sm90 && (17..=32).contains(&m) && bits == 4 && n_blocks <= 128 && k_ok {
+            let quad = KernelPlan { m_tiles: 4, n_warps: 1, k_warps: 4, bk: 512, stages: 4, swap: true, wgmma: false, halves: true, ws: false };
+            if quad.validate(arch, bits).is_ok() {
+                return quad;
+            }
+        }
         let mut plan = KernelPlan { m_tiles, n_warps: n_warps.min(n_blocks), k_warps, bk, stages, swap, wgmma: false, halves, ws: false };
         while plan.validate(arch, bits).is_err() {
             if plan.stages > 2 {
@@ -355,7 +374,8 @@ impl KernelPlan {
                 return plan;
             }
         }
-        KernelPlan::choose_shape(m, n_pad, k_pad, arch, bits, known)
+        let float_w = !matches!(spec.weight(), crate::WeightFormat::UInt(_));
+        KernelPlan::choose_shape(m, n_pad, k_pad, arch, bits, known, float_w)
     }
 
     /// The wgmma plan for M tokens on `n_pad x k_pad` weights, or `None` where the mma.sync
@@ -444,7 +464,7 @@ impl KernelPlan {
     /// half-width plan is 2-8% faster up to N = 4096 but 4-14% slower on larger layers (v16-v18),
     /// which take most of a model's time.
     pub fn buckets(arch: Arch, bits: u8) -> Vec<(u32, KernelPlan)> {
-        Self::bucket_plans(|m| KernelPlan::choose_shape(m, DEFAULT_DIM, DEFAULT_DIM, arch, bits, false))
+        Self::bucket_plans(|m| KernelPlan::choose_shape(m, DEFAULT_DIM, DEFAULT_DIM, arch, bits, false, false))
     }
 
     /// The M buckets for weights of padded shape `n_pad x k_pad` (the runtime's layers, which
@@ -496,7 +516,9 @@ impl KernelPlan {
     pub fn split_k_for(&self, m: usize, n_pad: usize, k_pad: usize, sms: u32) -> u32 {
         // Unswapped half-width plans of 128 rows (~225 registers, 8 warps) also run one CTA an
         // SM; v19: split 2 at M = 128 on 8192 x 28672 (170 us, against 316 unsplit on 64 of the 132 SMs).
-        let one_wave = self.wgmma || (self.halves && !self.swap && self.bm() == 128);
+        // So do the swapped half-width plans of four n8 tiles (153 registers, 8 warps; v56: one
+        // wave of them is the best split, e.g. 2 on 4096^2, 1 on 8192^2).
+        let one_wave = self.wgmma || (self.halves && !self.swap && self.bm() == 128) || (self.halves && self.swap && self.m_tiles == 4);
         if m > 64 && !one_wave {
             return 1;
         }
