@@ -54,6 +54,10 @@ C="--label chk --no-copy --harness graph --iters 2 --reps 1 --plans auto"
   timeout 40 $B $C --arch sm_90a --shapes 8192x28672 --m 16 --splits auto,3 --check 13x8192x28672
   timeout 40 $B $C --weight u2 --group 64 --shapes 4096x4096 --m 16 --splits auto --check 16x4096x4096
   timeout 40 $B $C --weight u6 --act bf16 --shapes 28672x8192 --m 12 --splits auto --check 11x28672x8192
+  # Session 12: M = 17..32 of 4-bit weights (N <= 8192): the four-tile half-width plan, one wave.
+  timeout 40 $B $C --arch sm_90a --shapes 4096x4096 --m 24 --splits auto --check 24x4096x4096
+  timeout 40 $B $C --dynamic-zero --shapes 8192x8192 --m 32 --splits auto --check 21x8192x8192
+  timeout 40 $B $C --weight e2m1 --scale e4m3 --group 16 --shapes 6144x4096 --m 32 --splits auto --check 31x6144x4096
 } > /dev/null 2> "$OUT/default-checks.txt"
 echo "GPU checks of the default plans passed: $(grep -c '^check' "$OUT/default-checks.txt")"
 grep "^check" "$OUT/default-checks.txt" | sed -E 's/.*hm_a16_//' | head
