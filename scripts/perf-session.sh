@@ -457,53 +457,46 @@ case "$phase" in
     done
     echo '{}' > "$T"
     ;;
-  v54)
-    # Session 12: v53's stream-K with the segment loop unrolled to two segments (valid only
-    # when CTAs >= tiles; the loop spilled 884 bytes in the 128-row wgmma tile and took 161
-    # registers in the M <= 8 plans). Checks, then against the defaults, alternated twice.
-    A="--arch sm_90a"
-    { chk "" 4096x4224 100 m8x16_n4x64_k1w_bk128_s4_wg_sk,m4x16_n4x64_k1w_bk128_s4_wg_sk 20,132 100x4096x4224
-      chk "" 4096x4224 5 m1x8_n2x64_k4w_bk256_s4_sk,m1x8_n1x64_k8w_bk512_s3_sk 132,264 5x4096x4224
-      chk "--act bf16 --dynamic-zero" 4096x4224 13 m2x8_n2x64_k2w_bk256_s4_sk 132,200 13x4096x4224
-    } > /dev/null 2> "$OUT/tests.txt"
-    checks_report
-    sk() { timeout 100 "$B/bin/bench_a16" $A --label sk --no-copy --harness graph "$@" >> "$H" 2>> "$L"; }
-    for rep in 1 2; do
-      timeout 100 "$B/bin/bench_a16" $A --label def --no-copy --shapes $shapes --m 1,8,16,64,128 --harness graph --plans auto --splits auto >> "$H" 2>> "$L"
-      sk --shapes 28672x8192 --m 64 --plans m4x16_n4x64_k1w_bk128_s4_wg_sk --splits 132
-      sk --shapes 28672x8192 --m 128 --plans m8x16_n4x64_k1w_bk128_s4_wg_sk --splits 132
-      sk --shapes 28672x8192 --m 1,8 --plans m1x8_n2x64_k4w_bk256_s4_sk --splits 264
-      sk --shapes 28672x8192 --m 16 --plans m2x8_n2x64_k2w_bk256_s4_sk --splits 264
-      sk --shapes 8192x8192,8192x28672 --m 1,8 --plans m1x8_n1x64_k8w_bk512_s3_sk --splits 132,264
-    done
-    echo '{}' > "$T"
-    ;;
-  v53)
+  v53|v54)
     # Session 12: stream-K plans (`..._sk`: `split` CTAs share the (tile, stage) units evenly)
     # against the defaults, where the tiles leave SMs idle (28672 x 8192: 112 tiles of 256 columns
-    # on 132 SMs at M = 33..128, 224 CTAs at M <= 16). GPU checks first; both alternated twice.
+    # on 132 SMs at M = 33..128, 224 CTAs at M <= 16). The `_sk` plans exist only with
+    # docs/perf-data/2026-12-01-v12/stream-k-loop.patch applied (v53: the segment loop); v54 ran
+    # it unrolled to two segments (valid only when CTAs >= tiles: the loop spilled 884 bytes in
+    # the 128-row wgmma tile and took 161 registers in the M <= 8 plans), so v54 keeps to such
+    # splits. GPU checks first; both alternated twice.
     A="--arch sm_90a"
-    { chk "" 4096x4224 100 m8x16_n4x64_k1w_bk128_s4_wg_sk,m4x16_n4x64_k1w_bk128_s4_wg_sk 7,132 100x4096x4224
+    v53=$([ "$phase" = v53 ] && echo 1 || echo 0)
+    { chk "" 4096x4224 100 m8x16_n4x64_k1w_bk128_s4_wg_sk,m4x16_n4x64_k1w_bk128_s4_wg_sk $([ $v53 = 1 ] && echo 7 || echo 20),132 100x4096x4224
       chk "" 4096x4224 5 m1x8_n2x64_k4w_bk256_s4_sk,m1x8_n1x64_k8w_bk512_s3_sk 132,264 5x4096x4224
       chk "--act bf16 --dynamic-zero" 4096x4224 13 m2x8_n2x64_k2w_bk256_s4_sk 132,200 13x4096x4224
-      chk "--weight e2m1 --act bf16 --scale ue8m0 --group 32" 4096x4224 200 m8x16_n4x64_k1w_bk128_s4_wg_sk 132 200x4096x4224
-      chk "--weight u8" 4096x4224 61 m4x16_n1x64_k4w_bk256_s2_sk 132 61x4096x4224
+      if [ $v53 = 1 ]; then
+        chk "--weight e2m1 --act bf16 --scale ue8m0 --group 32" 4096x4224 200 m8x16_n4x64_k1w_bk128_s4_wg_sk 132 200x4096x4224
+        chk "--weight u8" 4096x4224 61 m4x16_n1x64_k4w_bk256_s2_sk 132 61x4096x4224
+      fi
     } > /dev/null 2> "$OUT/tests.txt"
     checks_report
     sk() { timeout 100 "$B/bin/bench_a16" $A --label sk --no-copy --harness graph "$@" >> "$H" 2>> "$L"; }
     for rep in 1 2; do
-      timeout 100 "$B/bin/bench_a16" $A --label def --no-copy --shapes $shapes --m 1,8,16,64,128,256 --harness graph --plans auto --splits auto >> "$H" 2>> "$L"
+      timeout 100 "$B/bin/bench_a16" $A --label def --no-copy --shapes $shapes --m 1,8,16,64,128$([ $v53 = 1 ] && echo ,256) --harness graph --plans auto --splits auto >> "$H" 2>> "$L"
       sk --shapes 28672x8192 --m 64 --plans m4x16_n4x64_k1w_bk128_s4_wg_sk --splits 132
-      sk --shapes 28672x8192,8192x28672 --m 128,256 --plans m8x16_n4x64_k1w_bk128_s4_wg_sk --splits 132
-      sk --shapes 28672x8192 --m 1,8 --plans m1x8_n2x64_k4w_bk256_s4_sk --splits 132,264
-      sk --shapes 28672x8192 --m 16 --plans m2x8_n2x64_k2w_bk256_s4_sk --splits 132,264,396
+      if [ $v53 = 1 ]; then
+        sk --shapes 28672x8192,8192x28672 --m 128,256 --plans m8x16_n4x64_k1w_bk128_s4_wg_sk --splits 132
+        sk --shapes 28672x8192 --m 1,8 --plans m1x8_n2x64_k4w_bk256_s4_sk --splits 132,264
+        sk --shapes 28672x8192 --m 16 --plans m2x8_n2x64_k2w_bk256_s4_sk --splits 132,264,396
+      else
+        sk --shapes 28672x8192 --m 128 --plans m8x16_n4x64_k1w_bk128_s4_wg_sk --splits 132
+        sk --shapes 28672x8192 --m 1,8 --plans m1x8_n2x64_k4w_bk256_s4_sk --splits 264
+        sk --shapes 28672x8192 --m 16 --plans m2x8_n2x64_k2w_bk256_s4_sk --splits 264
+      fi
       sk --shapes 8192x8192,8192x28672 --m 1,8 --plans m1x8_n1x64_k8w_bk512_s3_sk --splits 132,264
     done
     echo '{}' > "$T"
     ;;
   v52)
     # Session 12: weights prefetched into L2 (cp.async.bulk.prefetch.L2) P stages beyond the
-    # shared-memory ring, P from HUMMING_L2_PREFETCH (0 = the previous kernels). GPU checks with
+    # shared-memory ring, P from HUMMING_L2_PREFETCH (0 = the previous kernels; the variable is
+    # read only with docs/perf-data/2026-12-01-v12/l2-prefetch.patch applied). GPU checks with
     # P = 4 first, then the defaults at P = 0, 2, 4, 8, alternated twice, one binary.
     A="--arch sm_90a"
     { for pf in 4 1; do

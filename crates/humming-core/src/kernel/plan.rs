@@ -296,6 +296,17 @@ impl KernelPlan {
         let wide = n_blocks >= 256;
         let deep = k_pad >= 16384;
         let cp_async = arch >= Arch::Sm80;
+        // M 17..32 of 4-bit weights on sm_90+ with at most 128 n64 blocks (one wave of its 64-
+        // column tiles) and K below 16384 (float codes: K <= 4096): four n8 tiles of M,
+        // half-width warps (v56, v57), where the plan validates (deep K: 8192 x 28672 63.8 us
+        // against 57.8 for `m2x16`, v24/v56; MXFP4 at 8192^2 and 4096 x 14336 4-6% slower, v57).
+        let k_ok = if float_w { k_pad <= 4096 } else { !deep };
+        if cp_async && arch >= Arch::Sm90 && (17..=32).contains(&m) && bits == 4 && n_blocks <= 128 && k_ok {
+            let quad = KernelPlan { m_tiles: 4, n_warps: 1, k_warps: 4, bk: 512, stages: 4, swap: true, wgmma: false, halves: true, ws: false };
+            if quad.validate(arch, bits).is_ok() {
+                return quad;
+            }
+        }
         // sm_75 stages a whole stage in registers (plain loads): two n8 tiles of M spill there.
         let swap = m <= 8 || (m <= 16 && cp_async);
         let two_tiles = swap && m > 8;
@@ -328,17 +339,6 @@ impl KernelPlan {
             _ => (2, 2, 128, 3),
         };
         let stages = if cp_async { stages } else { 1 };
-        // M 17..32 of 4-bit weights on sm_90+ with at most 128 n64 blocks (one wave of its 64-
-        // column tiles) and K below 16384 (float codes: K <= 4096): four n8 tiles of M,
-        // half-width warps (v56, v57), where the plan validates (deep K: 8192 x 28672 63.8 us
-        // against 57.8 for `m2x16`, v24/v56; MXFP4 at 8192^2 and 4096 x 14336 4-6% slower, v57).
-        let k_ok = if float_w { k_pad <= 4096 } else { !deep };
-        if cp_async && arch >= Arch::Sm90 && (17..=32).contains(&m) && bits == 4 && n_blocks <= 128 && k_ok {
-            let quad = KernelPlan { m_tiles: 4, n_warps: 1, k_warps: 4, bk: 512, stages: 4, swap: true, wgmma: false, halves: true, ws: false };
-            if quad.validate(arch, bits).is_ok() {
-                return quad;
-            }
-        }
         let mut plan = KernelPlan { m_tiles, n_warps: n_warps.min(n_blocks), k_warps, bk, stages, swap, wgmma: false, halves, ws: false };
         while plan.validate(arch, bits).is_err() {
             if plan.stages > 2 {
