@@ -404,6 +404,77 @@ case "$phase" in
     done
     echo '{}' > "$T"
     ;;
+  v60)
+    # Session 13: the new default above M = 128 on the layers with many 128-column tiles
+    # (m16x16_n2x64_k1w_bk64_s5_ws, KernelPlan::wgmma_for). GPU checks of the defaults, then A/B
+    # against bin/bench_a16_old (c80ac8a), alternated twice.
+    A="--arch sm_90a"
+    { chk "" 28672x8192 256 auto auto 256x28672x8192
+      chk "" 8192x28672 129 auto auto 129x8192x28672
+      chk "--act bf16" 14336x4096 200 auto auto 200x14336x4096
+      chk "--weight u8" 8192x14336 160 auto auto 160x8192x14336
+      chk "--weight e2m1 --act bf16 --scale ue8m0 --group 32" 28672x8192 256 auto auto 231x28672x8192
+      chk "--dynamic-zero" 14336x8192 192 auto auto 177x14336x8192
+      chk "--weight e4m3 --act bf16" 24576x8192 256 auto auto 250x24576x8192
+    } > /dev/null 2> "$OUT/tests.txt"
+    checks_report
+    for bin in bench_a16_old bench_a16 bench_a16_old bench_a16; do
+      timeout 60 "$B/bin/$bin" $A --label $bin --no-copy --shapes 8192x28672,28672x8192,14336x4096 --m 129,192,256 --harness graph --plans auto --splits auto >> "$H" 2>> "$L"
+      timeout 60 "$B/bin/$bin" $A --label $bin --no-copy --act bf16 --shapes 28672x8192 --m 256 --harness graph --plans auto --splits auto >> "$H" 2>> "$L"
+    done
+    echo '{}' > "$T"
+    ;;
+  v59)
+    # Session 13: v58's build with the producer back in the split-K tail (it counts the CTA in
+    # and sums its share of the last CTA's slices from its own branch). GPU checks of the split
+    # ws paths, A/B of the split ws defaults against bin/bench_a16_old (c80ac8a), alternated
+    # twice, then the 256-row tiles against the defaults at M = 160..256 (4-bit f16, bf16, MXFP4).
+    A="--arch sm_90a"
+    w256=m16x16_n2x64_k1w_bk64_s4_ws,m16x16_n2x64_k1w_bk64_s5_ws
+    { for spec in "" "--weight u8 --act bf16" "--weight e2m1 --act bf16 --scale ue8m0 --group 32" "--dynamic-zero --group 64"; do
+        chk "$spec" 4096x4224 253 $w256,m8x16_n2x64_k1w_bk128_s4_ws 2,3 253x4096x4224
+        chk "$spec" 4096x4224 45 m3x16_n4x64_k1w_bk128_s4_ws,m2x16_n4x64_k1w_bk128_s4_ws 2,5 45x4096x4224
+      done
+      chk "" 4096x14336 64 auto auto 61x4096x14336
+      chk "" 4096x14336 128 auto auto 128x4096x14336
+      chk "" 8192x28672 200 m16x16_n2x64_k1w_bk64_s4_ws 2 200x8192x28672
+    } > /dev/null 2> "$OUT/tests.txt"
+    checks_report
+    for bin in bench_a16_old bench_a16 bench_a16_old bench_a16; do
+      timeout 60 "$B/bin/$bin" $A --label $bin --no-copy --shapes 8192x8192,4096x14336 --m 40,64,128,256 --harness graph --plans auto --splits auto >> "$H" 2>> "$L"
+    done
+    timeout 240 "$B/bin/bench_a16" $A --label sweep --no-copy --shapes 8192x8192,28672x8192,8192x28672,14336x4096,8192x14336,14336x8192,24576x8192 --m 160,192,256 --harness graph --plans auto,$w256 --splits auto,1,2 >> "$H" 2>> "$L"
+    for spec in "--act bf16" "--weight e2m1 --act bf16 --scale ue8m0 --group 32" "--weight u8"; do
+      timeout 60 "$B/bin/bench_a16" $A $spec --label sweep --no-copy --shapes 28672x8192,14336x4096 --m 256 --harness graph --plans auto,$w256 --splits auto,1 >> "$H" 2>> "$L"
+    done
+    echo '{}' > "$T"
+    ;;
+  v58)
+    # Session 13: warp-specialized plans run their epilogue in the math warps' branch (the
+    # producer's registers no longer hold the accumulators), which lets 256-row tiles validate
+    # (m16x16_n{1,2}x64_k1w_bk64_ws: producer 104 registers, math 200). GPU checks of the new
+    # tiles and of the changed ws defaults, A/B of the ws defaults against bin/bench_a16_old
+    # (c80ac8a), alternated twice, then the 256-row tiles against the defaults at M = 192 / 256.
+    A="--arch sm_90a"
+    w256=m16x16_n2x64_k1w_bk64_s4_ws,m16x16_n2x64_k1w_bk64_s5_ws,m16x16_n1x64_k1w_bk64_s4_ws,m16x16_n1x64_k1w_bk64_s6_ws
+    { for spec in "" "--weight u8" "--weight e2m1 --act bf16 --scale ue8m0 --group 32" "--act bf16 --dynamic-zero --group 64"; do
+        chk "$spec" 4096x4224 253 $w256 1,3 253x4096x4224
+      done
+      chk "" 8192x8192 256 m16x16_n2x64_k1w_bk64_s4_ws 2 256x8192x8192
+      chk "" 8192x28672 29 auto auto 29x8192x28672
+      chk "" 8192x8192 40 auto auto 40x8192x8192
+      chk "--act bf16" 8192x8192 64 auto auto 61x8192x8192
+      chk "" 8192x8192 128 auto auto 128x8192x8192
+      chk "--weight u8" 8192x8192 200 auto auto 200x8192x8192
+    } > /dev/null 2> "$OUT/tests.txt"
+    checks_report
+    for bin in bench_a16_old bench_a16 bench_a16_old bench_a16; do
+      timeout 60 "$B/bin/$bin" $A --label $bin --no-copy --shapes 8192x28672,28672x8192 --m 32,40 --harness graph --plans auto --splits auto >> "$H" 2>> "$L"
+      timeout 60 "$B/bin/$bin" $A --label $bin --no-copy --shapes 8192x8192,4096x14336 --m 40,64,128,256 --harness graph --plans auto --splits auto >> "$H" 2>> "$L"
+    done
+    timeout 240 "$B/bin/bench_a16" $A --label sweep --no-copy --shapes 8192x8192,28672x8192,8192x28672,4096x14336,14336x4096,4096x4096 --m 192,256 --harness graph --plans auto,$w256 --splits auto,1,2,3 >> "$H" 2>> "$L"
+    echo '{}' > "$T"
+    ;;
   v57)
     # Session 12: the new M = 17..32 default for 4-bit weights on sm_90+ (m4x8_n2x32_k4w_bk512_s4
     # up to 128 n64 blocks and K < 16384, one wave). GPU checks of the defaults, then A/B
