@@ -60,8 +60,6 @@ fn spec_plans_take_wgmma_on_sm90a_only() {
     let ws48 = Some("m3x16_n4x64_k1w_bk128_s4_ws");
     let ws32 = Some("m2x16_n4x64_k1w_bk128_s4_ws");
     let wg64 = Some("m4x16_n4x64_k1w_bk128_s4_wg");
-    // The 256 x 128 tile (v59) at M 129..256 from 14336 columns or 8192 x 14336 elements.
-    let ws256 = Some("m16x16_n2x64_k1w_bk64_s5_ws");
     let same = None;
     let table = [
         (16, 28672, 8192, None, same),
@@ -82,14 +80,11 @@ fn spec_plans_take_wgmma_on_sm90a_only() {
         (65, 8192, 8192, ws, same),
         (256, 8192, 8192, ws, same),
         (128, 8192, 16384, ws, same),
-        (129, 8192, 16384, ws256, same),
+        (129, 8192, 16384, Some("m8x16_n4x64_k1w_bk128_s4_wg"), same),
         (128, 28672, 8192, Some("m8x16_n4x64_k1w_bk128_s4_wg"), same),
-        (256, 28672, 8192, ws256, same),
-        (257, 28672, 8192, Some("m8x16_n4x64_k1w_bk128_s4_wg"), same),
-        (192, 8192, 28672, ws256, same),
+        (256, 28672, 8192, Some("m8x16_n4x64_k1w_bk128_s4_wg"), same),
         (128, 14336, 4096, ws, same),
-        (256, 14336, 4096, ws256, same),
-        (256, 12288, 4096, wg64, same),
+        (256, 14336, 4096, Some("m8x16_n4x64_k1w_bk128_s4_wg"), same),
         (192, 4096, 14336, ws, same),
         (65, 4096, 4096, Some("m4x16_n2x64_k1w_bk128_s6_wg"), same),
         (128, 4096, 4096, Some("m4x16_n2x64_k1w_bk128_s6_wg"), same),

@@ -108,25 +108,15 @@ impl KernelPlan {
     /// where its warps cannot have what they need. The CTA starts with `launch` each
     /// (`.maxnreg`, the most `threads()` can have, at most 255, a multiple of 8); the producer
     /// warpgroup gives back down to at most 128 and at least what its copy loop needs
-    /// (`setmaxnreg.dec`; 80 registers up to 64 rows of M with weights of up to 4 bits, 72 above
-    /// 64 rows where its weight copies are regular, 128 otherwise: ptxas 12.9 spilled 84 bytes
-    /// at 64 registers and 64 rows, 64-192 bytes at 96 with 8-bit weights, before the epilogue
-    /// moved into the math warps' branch), and the math warpgroups take the rest
+    /// (`setmaxnreg.dec`; 80 registers up to 64 rows of M with weights of up to 4 bits, 128
+    /// otherwise: ptxas 12.9 spills 84 bytes at 64 registers and 64 rows, 100 bytes at 96 and
+    /// 128 rows, 64-192 bytes at 96 with 8-bit weights), and the math warpgroups take the rest
     /// of the pool (`setmaxnreg.inc`, at most 256), which must cover [`wgmma_registers`] (8
     /// more for 8-bit weights or more than 64 rows: `m8x16_n3x64` spills 84 bytes at 128).
     pub fn ws_registers(&self, bits: u8) -> Option<(u32, u32, u32)> {
         let launch = (65536 / self.threads()).min(255) / 8 * 8;
         let pool = launch * self.threads();
-        // Above 64 rows a producer whose weight copies are regular (each thread the same chunk
-        // column of every k16 row: 16-byte chunks of the tile's rows divide its 128 threads)
-        // copies without spills at 64 registers (ptxas 12.9, u4 / u8 / e4m3, 128 and 256
-        // rows); 72 leaves a margin.
-        let regular_b = 128 % (self.bn() * bits as u32 / 8) == 0;
-        let least = match (self.bm() <= 64, bits <= 4, regular_b) {
-            (true, true, _) => 80,
-            (false, _, true) => 72,
-            _ => 128,
-        };
+        let least = if self.bm() <= 64 && bits <= 4 { 80 } else { 128 };
         let need = wgmma_registers(self.bm()) + if bits > 4 || self.bm() > 64 { 8 } else { 0 };
         if least > launch || least * 128 + need * self.math_threads() > pool {
             return None;
@@ -423,32 +413,15 @@ impl KernelPlan {
     ///   20480 elements (M = 32: 54.7 / 56.4 against the mma.sync 57.9 / 59.2; 3-6% at M = 24;
     ///   10-20% slower on 8192^2 and the 4096 x 14336 pair). Where they do not validate (8-bit
     ///   weights: the producer keeps 128 registers), the rules above.
-    /// - With the epilogue in the math warps' branch (session 13: the producer holds no
-    ///   accumulators, so `setmaxnreg` leaves it 104 registers and the math warpgroups 200), the
-    ///   warp-specialized 256 x 128 tile `m16x16_n2x64_k1w_bk64_s5_ws` at M = 129..256 on layers
-    ///   of at least 14336 columns or 8192 x 14336 elements (v59, against the defaults in the
-    ///   same call: M = 256 on 8192 x 28672 174.0 against 210.6 us, 28672 x 8192 210.8 against
-    ///   235.0, 14336 x 4096 50.8 against 56.8, 14336 x 8192 104.5 against 113.7, 24576 x 8192
-    ///   180.3 against 211.0; M = 160 on 8192 x 28672 162.8 against 191.6; bf16, MXFP4 and
-    ///   8-bit weights 12-24% on 28672 x 8192). Smaller layers keep the 128-row tiles (8192^2
-    ///   M = 256: 59.7 against 57.2; 4096 x 14336 67.0 against 57.3).
     ///
-    /// Stages: four (six for the 128-column tile, five for the 256-row tile), fewer where they
-    /// do not fit (8-bit weights).
+    /// Stages: four (six for the 128-column tile), fewer where they do not fit (8-bit weights).
     pub fn wgmma_for(m: usize, n_pad: usize, k_pad: usize, arch: Arch, bits: u8) -> Option<KernelPlan> {
         let big = n_pad >= 8192 && k_pad >= 8192;
         let size = n_pad * k_pad;
         // The deepest ring of at most `most` stages that fits.
-        let fit_bk = |m_tiles: u32, n_warps: u32, ws: bool, most: u32, bk: u32| {
-            (2..=most).rev().map(|stages| KernelPlan { m_tiles, n_warps, k_warps: 1, bk, stages, swap: false, wgmma: true, halves: false, ws }).find(|p| p.validate(arch, bits).is_ok())
+        let fit = |m_tiles: u32, n_warps: u32, ws: bool, most: u32| {
+            (2..=most).rev().map(|stages| KernelPlan { m_tiles, n_warps, k_warps: 1, bk: 128, stages, swap: false, wgmma: true, halves: false, ws }).find(|p| p.validate(arch, bits).is_ok())
         };
-        let fit = |m_tiles: u32, n_warps: u32, ws: bool, most: u32| fit_bk(m_tiles, n_warps, ws, most, 128);
-        // The warp-specialized 256 x 128 tile (v59) on the layers with many 128-column tiles.
-        if (129..=256).contains(&m) && (n_pad >= 14336 || size >= 8192 * 14336) {
-            if let Some(plan) = fit_bk(16, 2, true, 5, 64) {
-                return Some(plan);
-            }
-        }
         // Four math warpgroups and a producer (v41-v42, with setmaxnreg): 32 rows at M 17..32
         // on the largest layers, 48 rows at M 33..48 from 4096 x 14336 elements.
         match m {
