@@ -21,6 +21,9 @@ bench() { "$B/bin/bench_a16" "$@" >> "$H" 2>> "$L"; }
 chk() { timeout 60 "$B/bin/bench_a16" $A $1 --label chk --no-copy --shapes $2 --m $3 --harness graph --iters 2 --reps 1 --plans $4 --splits $5 --check $6; }
 # How many checks tests.txt holds, and the first lines that are not checks (errors).
 checks_report() { echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"; grep -vE "^check|^NVIDIA|^N x K|^skip" "$OUT/tests.txt" | head -5; }
+# A/B of the default plans: bin/bench_a16_old (OLD in perf-bundle.sh) and bin/bench_a16, alternated
+# twice, with the phase's $A and the given arguments (shapes, M, spec).
+ab() { for bin in bench_a16_old bench_a16 bench_a16_old bench_a16; do timeout 60 "$B/bin/$bin" $A --label $bin --no-copy --harness graph --plans auto --splits auto "$@" >> "$H" 2>> "$L"; done; }
 shapes=8192x8192,28672x8192,8192x28672
 case "$phase" in
   v1)
@@ -405,6 +408,7 @@ case "$phase" in
     echo '{}' > "$T"
     ;;
   v60)
+    # v58-v60 need docs/perf-data/2026-12-01-v13/ws-epilogue-256-rows.patch (reverted: racecheck).
     # Session 13: the new default above M = 128 on the layers with many 128-column tiles
     # (m16x16_n2x64_k1w_bk64_s5_ws, KernelPlan::wgmma_for). GPU checks of the defaults, then A/B
     # against bin/bench_a16_old (c80ac8a), alternated twice.
@@ -418,10 +422,8 @@ case "$phase" in
       chk "--weight e4m3 --act bf16" 24576x8192 256 auto auto 250x24576x8192
     } > /dev/null 2> "$OUT/tests.txt"
     checks_report
-    for bin in bench_a16_old bench_a16 bench_a16_old bench_a16; do
-      timeout 60 "$B/bin/$bin" $A --label $bin --no-copy --shapes 8192x28672,28672x8192,14336x4096 --m 129,192,256 --harness graph --plans auto --splits auto >> "$H" 2>> "$L"
-      timeout 60 "$B/bin/$bin" $A --label $bin --no-copy --act bf16 --shapes 28672x8192 --m 256 --harness graph --plans auto --splits auto >> "$H" 2>> "$L"
-    done
+    ab --shapes 8192x28672,28672x8192,14336x4096 --m 129,192,256
+    ab --act bf16 --shapes 28672x8192 --m 256
     echo '{}' > "$T"
     ;;
   v59)
@@ -440,9 +442,7 @@ case "$phase" in
       chk "" 8192x28672 200 m16x16_n2x64_k1w_bk64_s4_ws 2 200x8192x28672
     } > /dev/null 2> "$OUT/tests.txt"
     checks_report
-    for bin in bench_a16_old bench_a16 bench_a16_old bench_a16; do
-      timeout 60 "$B/bin/$bin" $A --label $bin --no-copy --shapes 8192x8192,4096x14336 --m 40,64,128,256 --harness graph --plans auto --splits auto >> "$H" 2>> "$L"
-    done
+    ab --shapes 8192x8192,4096x14336 --m 40,64,128,256
     timeout 240 "$B/bin/bench_a16" $A --label sweep --no-copy --shapes 8192x8192,28672x8192,8192x28672,14336x4096,8192x14336,14336x8192,24576x8192 --m 160,192,256 --harness graph --plans auto,$w256 --splits auto,1,2 >> "$H" 2>> "$L"
     for spec in "--act bf16" "--weight e2m1 --act bf16 --scale ue8m0 --group 32" "--weight u8"; do
       timeout 60 "$B/bin/bench_a16" $A $spec --label sweep --no-copy --shapes 28672x8192,14336x4096 --m 256 --harness graph --plans auto,$w256 --splits auto,1 >> "$H" 2>> "$L"
@@ -468,10 +468,8 @@ case "$phase" in
       chk "--weight u8" 8192x8192 200 auto auto 200x8192x8192
     } > /dev/null 2> "$OUT/tests.txt"
     checks_report
-    for bin in bench_a16_old bench_a16 bench_a16_old bench_a16; do
-      timeout 60 "$B/bin/$bin" $A --label $bin --no-copy --shapes 8192x28672,28672x8192 --m 32,40 --harness graph --plans auto --splits auto >> "$H" 2>> "$L"
-      timeout 60 "$B/bin/$bin" $A --label $bin --no-copy --shapes 8192x8192,4096x14336 --m 40,64,128,256 --harness graph --plans auto --splits auto >> "$H" 2>> "$L"
-    done
+    ab --shapes 8192x28672,28672x8192 --m 32,40
+    ab --shapes 8192x8192,4096x14336 --m 40,64,128,256
     timeout 240 "$B/bin/bench_a16" $A --label sweep --no-copy --shapes 8192x8192,28672x8192,8192x28672,4096x14336,14336x4096,4096x4096 --m 192,256 --harness graph --plans auto,$w256 --splits auto,1,2,3 >> "$H" 2>> "$L"
     echo '{}' > "$T"
     ;;
