@@ -130,6 +130,7 @@ fn vector_and_narrow_loads_and_stores() {
     b.emit(Inst::BarSync {
         id: 0,
         threads: None,
+        aligned: true,
     });
     let tid = b.special(SpecialReg::TidX);
     let other = b.bin(humming_core::ir::BinOp::Sub, Ty::U32, 31u32, tid);
@@ -255,6 +256,7 @@ fn cp_async_lands_at_wait_group_and_zero_fills() {
         b.emit(Inst::BarSync {
             id: 0,
             threads: None,
+            aligned: true,
         });
         // Read the copy another thread made.
         let other = b.bin(humming_core::ir::BinOp::Sub, Ty::U32, 63u32, tid);
@@ -396,6 +398,7 @@ fn atomics_apply_in_lane_order_and_count_across_ctas() {
     b.emit(Inst::BarSync {
         id: 0,
         threads: None,
+        aligned: true,
     });
     // cells: [0] add.u32 counter, [1] exch (warp 0), [2] cas chain (warp 1), [3] min.s32,
     // [4] max.s32, [5] or, [6..8] add.u64, [8] add.f32 (global, subnormal flushed).
@@ -495,6 +498,7 @@ fn atomics_apply_in_lane_order_and_count_across_ctas() {
     b.emit(Inst::BarSync {
         id: 0,
         threads: None,
+        aligned: true,
     });
     let sf = ld(&mut b, Space::Shared, Ty::U32, s0);
     let oa = global_thread_addr(&mut b, olds, 16);
@@ -722,6 +726,7 @@ fn barriers_order_shared_memory_between_warps() {
     b.emit(Inst::BarSync {
         id: 0,
         threads: None,
+        aligned: true,
     });
     let nw = b.add(Ty::U32, warp, 1u32);
     let nw = b.bin(humming_core::ir::BinOp::And, Ty::B32, nw, 3u32);
@@ -740,12 +745,14 @@ fn barriers_order_shared_memory_between_warps() {
             b.emit(Inst::BarSync {
                 id: 2,
                 threads: Some(64),
+                aligned: true,
             })
         },
         |b| {
             b.emit(Inst::BarSync {
                 id: 1,
                 threads: Some(64),
+                aligned: true,
             })
         },
     );

@@ -139,6 +139,7 @@ fn reading_a_cp_async_destination_before_wait_group() {
         b.emit(Inst::BarSync {
             id: 0,
             threads: None,
+            aligned: true,
         });
     });
     match &err {
@@ -193,6 +194,7 @@ fn reading_a_cp_async_destination_before_wait_group() {
     b.emit(Inst::BarSync {
         id: 0,
         threads: None,
+        aligned: true,
     });
     ld(&mut b, Space::Shared, Ty::U32, Addr::reg(sa));
     let k = b.finish();
@@ -301,6 +303,7 @@ fn barrier_deadlock_after_a_warp_exits() {
     b.emit(Inst::BarSync {
         id: 0,
         threads: None,
+        aligned: true,
     });
     let k = b.finish();
     let err = run(&k, &[]);
@@ -319,9 +322,55 @@ fn barrier_deadlock_after_a_warp_exits() {
     b.emit(Inst::BarSync {
         id: 3,
         threads: Some(96),
+        aligned: true,
     });
     let err = run(&b.finish(), &[]);
     assert!(matches!(err, EmuError::BarrierDeadlock { .. }), "{err}");
+}
+
+/// Warp 0 stores 7 to shared memory and each warp meets the other at a barrier of `aligned` form
+/// from its own branch of `warp == 0`; then warp 1 copies the word to `out`.
+fn barrier_from_two_branches(aligned: bool) -> (Result<(), EmuError>, Vec<u32>) {
+    let mut b = KernelBuilder::new("two_branch_barrier", 64);
+    let out = b.param("out", ParamTy::Ptr);
+    let smem = b.shared("word", 4, 4);
+    let at = b.shared_addr(smem);
+    let warp = b.special(SpecialReg::WarpId);
+    let w0 = setp(&mut b, Cmp::Eq, warp, 0u32);
+    let bar = Inst::BarSync { id: 0, threads: None, aligned };
+    b.if_else(
+        w0,
+        |b| {
+            st(b, Space::Shared, Ty::U32, Addr::reg(at), 7u32);
+            b.emit(bar.clone());
+        },
+        |b| {
+            b.emit(bar.clone());
+            let v = ld(b, Space::Shared, Ty::U32, Addr::reg(at));
+            let a = thread_addr(b, out, 0);
+            st(b, Space::Global, Ty::U32, Addr::reg(a), v);
+        },
+    );
+    let k = b.finish();
+    let mut emu = Emulator::new();
+    let buf = emu.alloc(4).unwrap();
+    let r = launch(&mut emu, &k, 1, &[KernelArg::Ptr(buf)]);
+    (r, emu.download_vec(buf, 1).unwrap())
+}
+
+#[test]
+fn aligned_barrier_reached_from_two_instructions() {
+    // PTX: every thread executes the same aligned barrier (`bar.sync`) instruction; warp 1
+    // arrives at another one than warp 0 did (the v13 warp-specialized split-K tail did this).
+    let (r, _) = barrier_from_two_branches(true);
+    let err = r.unwrap_err();
+    assert!(matches!(err, EmuError::BarrierMismatch { .. }), "{err}");
+    assert!(err.to_string().contains("different instructions need barrier.sync"), "{err}");
+    names(&err, "bar.sync 0", 1, 0);
+    // `barrier.sync` may be reached from different instructions, and orders the shared store.
+    let (r, got) = barrier_from_two_branches(false);
+    r.unwrap();
+    assert_eq!(got, [7]);
 }
 
 #[test]
@@ -333,6 +382,7 @@ fn bar_sync_by_part_of_a_warp() {
         b.emit(Inst::BarSync {
             id: 0,
             threads: None,
+            aligned: true,
         })
     });
     let err = run(&b.finish(), &[]);

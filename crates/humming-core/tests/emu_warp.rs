@@ -212,6 +212,7 @@ fn ldmatrix(n: usize, trans: bool) -> Vec<[u32; 4]> {
     b.emit(Inst::BarSync {
         id: 0,
         threads: None,
+        aligned: true,
     });
     let oa = thread_addr(&mut b, offs, 4);
     let off = ld(&mut b, Space::Global, Ty::U32, Addr::reg(oa));

@@ -357,6 +357,7 @@ fn malformed_instructions_are_errors() {
         b.emit(Inst::BarSync {
             id: 0,
             threads: Some(48),
+            aligned: true,
         });
     });
 }
@@ -738,6 +739,7 @@ fn every_instruction_form_assembles() {
         b.emit(Inst::BarSync {
             id: 1,
             threads: Some(64),
+            aligned: true,
         });
         b.bar_sync(0);
         let r = b.reg(RegClass::B32);
@@ -930,6 +932,28 @@ fn bf16_arithmetic_and_conversions_need_sm90() {
     expect_unsupported(&k, Arch::Sm89, Arch::Sm90);
     assert_eq!(ptx::required_version(&k, Arch::Sm90).unwrap(), v(7, 8));
     ptxas::assert_assembles_clean(&k, &[Arch::Sm90, Arch::Sm90a]);
+}
+
+/// `bar.sync` is the aligned barrier (every thread at this one instruction); `barrier.sync`
+/// the one that warps may reach from different instructions: here a producer warp and the
+/// others from the two branches of an if, on every target (PTX 6.0, in every module we print).
+#[test]
+fn aligned_and_unaligned_barriers_print_and_assemble() {
+    let mut b = KernelBuilder::new("k", 128);
+    let tid = b.special(SpecialReg::TidX);
+    let producer = b.setp(Cmp::Ge, Ty::U32, tid, 96u32);
+    b.emit(Inst::BarSync { id: 0, threads: None, aligned: true });
+    let both = Inst::BarSync { id: 2, threads: Some(128), aligned: false };
+    b.if_else(producer, |b| b.emit(both.clone()), |b| b.emit(both.clone()));
+    let k = b.finish();
+    for arch in [Arch::Sm75, Arch::Sm90] {
+        let text = ptx::print(&k, arch).unwrap();
+        assert!(text.contains("bar.sync 0;") && text.matches("barrier.sync 2, 128;").count() == 2, "{text}");
+        assert_eq!(ptx::required_version(&k, arch).unwrap(), base(arch));
+    }
+    ptxas::assert_assembles_clean(&k, &[Arch::Sm75, Arch::Sm90]);
+    let bad = one_inst(|b| b.emit(Inst::BarSync { id: 16, threads: None, aligned: false }));
+    assert!(matches!(ptx::print(&bad, Arch::Sm90), Err(PtxError::Invalid { .. })));
 }
 
 #[test]

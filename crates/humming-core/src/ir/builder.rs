@@ -381,7 +381,7 @@ impl KernelBuilder {
 
     /// `bar.sync id` for the whole CTA.
     pub fn bar_sync(&mut self, id: u32) {
-        self.emit(Inst::BarSync { id, threads: None });
+        self.emit(Inst::BarSync { id, threads: None, aligned: true });
     }
 
     /// `shfl.sync.mode.b32 d, a, b, c, mask` into a fresh register of `a`'s class (`.b32` for

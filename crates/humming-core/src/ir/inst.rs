@@ -315,8 +315,11 @@ pub enum Inst {
     CpAsyncBulk { dst: Addr, src: Addr, bytes: Operand, mbar: Addr },
     /// `shfl.sync.mode.b32 d, a, b, c, membermask`.
     Shfl { mode: ShflMode, dst: Reg, a: Operand, b: Operand, c: Operand, mask: u32 },
-    /// `bar.sync id{, threads}`.
-    BarSync { id: u32, threads: Option<u32> },
+    /// `bar.sync id{, threads}` (`aligned`: every participating thread executes this same
+    /// instruction, as PTX requires of `bar.sync`), or `barrier.sync id{, threads}` (not
+    /// `aligned`, sm_70+: warps may reach the barrier from different instructions, e.g. a
+    /// warp-specialized kernel's producer and math warps from their own branches).
+    BarSync { id: u32, threads: Option<u32>, aligned: bool },
     /// `setmaxnreg.{inc|dec}.sync.aligned.u32 count` (sm_90a, PTX 8.0): the warpgroup's threads
     /// take (`inc`, waiting until the CTA's pool has them) or give back registers so that each
     /// has `count` (24..=256, a multiple of 8); the code after it is allocated within `count`.

@@ -837,7 +837,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                 // reads them through the async proxy.
                 b.emit(Inst::FenceProxyAsync);
             }
-            b.emit(Inst::BarSync { id: 0, threads: None });
+            b.emit(Inst::BarSync { id: 0, threads: None, aligned: true });
             let nxt = b.add_u32(it, ahead);
             let has = b.setp(Cmp::Lt, Ty::U32, nxt, n_iter);
             b.if_then(has, |b| {
@@ -860,15 +860,15 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
         }
     } else {
         b.for_range(0u32, n_iter, 1, |b, it| {
-            b.emit(Inst::BarSync { id: 0, threads: None });
+            b.emit(Inst::BarSync { id: 0, threads: None, aligned: true });
             let st = b.add_u32(s_begin, it);
             let off = b.mov(Ty::U32, 0u32);
             load_stage(b, st, off, true, true);
-            b.emit(Inst::BarSync { id: 0, threads: None });
+            b.emit(Inst::BarSync { id: 0, threads: None, aligned: true });
             compute(b, st, off);
         });
     }
-    b.emit(Inst::BarSync { id: 0, threads: None });
+    b.emit(Inst::BarSync { id: 0, threads: None, aligned: true });
 
     // ---- k-warp reduction through shared memory (fixed order: deterministic) ----
     let flat: Vec<Reg> = acc.iter().flatten().flatten().copied().collect();
@@ -890,7 +890,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                 }
             },
         );
-        b.emit(Inst::BarSync { id: 0, threads: None });
+        b.emit(Inst::BarSync { id: 0, threads: None, aligned: true });
         b.if_then(is_lead, |b| {
             for w in 1..plan.k_warps {
                 let slot = b.add_u32(wcol, (w - 1) * plan.col_warps());
@@ -1012,7 +1012,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                     }
                 }
             });
-            b.emit(Inst::BarSync { id: 0, threads: None });
+            b.emit(Inst::BarSync { id: 0, threads: None, aligned: true });
             // Counter of tile (cx, cy) after the nz slices of m x n_pad partials.
             let slice = b.mul_u32(pm, pnpad);
             let slices = b.mul_u32(slice, nz);
@@ -1029,7 +1029,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                 b.emit(Inst::FenceAcqRelGpu);
                 b.st(Space::Shared, Ty::U32, Addr::reg(flag), old);
             });
-            b.emit(Inst::BarSync { id: 0, threads: None });
+            b.emit(Inst::BarSync { id: 0, threads: None, aligned: true });
             let arrived = b.ld(Space::Shared, Ty::U32, Addr::reg(flag));
             let last_n = b.add_u32(nz, u32::MAX);
             let last = b.setp(Cmp::Eq, Ty::U32, arrived, last_n);
@@ -1097,7 +1097,7 @@ fn warp_specialized_loop(
     // The producer's zero rows (past M) were written by the generic proxy; wgmma reads them
     // through the async one.
     b.emit(Inst::FenceProxyAsync);
-    b.emit(Inst::BarSync { id: 0, threads: None });
+    b.emit(Inst::BarSync { id: 0, threads: None, aligned: true });
     // Slot, its byte offset and the phase parity of iteration `it`.
     let slot_of = |b: &mut KernelBuilder, it: Reg| {
         let round = b.op(BinOp::Div, Ty::U32, it, s);

@@ -65,6 +65,7 @@ pub fn tile_gemm_kernel() -> Kernel {
     b.emit(Inst::BarSync {
         id: 0,
         threads: None,
+        aligned: true,
     });
 
     let warp = b.special(SpecialReg::WarpId);

@@ -376,6 +376,7 @@ pub(crate) enum Kind {
     Bar {
         id: u32,
         threads: Option<u32>,
+        aligned: bool,
     },
     Atom {
         space: Space,
@@ -1401,7 +1402,7 @@ impl<'k> Lowerer<'k> {
                 addr: self.src(&Operand::Reg(*addr), Ctx::Bits(32))?,
                 rank: self.src(rank, Ctx::Bits(32))?,
             },
-            Inst::BarSync { id, threads } => {
+            Inst::BarSync { id, threads, aligned } => {
                 if *id > 15 {
                     return invalid(format!("barrier id {id} (0..15)"));
                 }
@@ -1413,6 +1414,7 @@ impl<'k> Lowerer<'k> {
                 Kind::Bar {
                     id: *id,
                     threads: *threads,
+                    aligned: *aligned,
                 }
             }
             Inst::Atom {

@@ -18,7 +18,9 @@
 //!   of the CTA's threads, counted per warp as 32, when `bar.sync` gives no count); exited
 //!   warps never arrive, so a CTA where some warps wait while the others have exited is an
 //!   [`EmuError::BarrierDeadlock`]. `bar.sync` must be executed by all active lanes of a warp
-//!   or none (it is `.aligned`).
+//!   or none, and, being `.aligned`, by every warp of a barrier phase at the same instruction
+//!   ([`EmuError::BarrierMismatch`] otherwise); `barrier.sync` (not aligned) may be reached by
+//!   different warps from different instructions.
 //! - **Registers.** Every register is a `u64` per lane (slot `id * 32 + lane`), holding the
 //!   value zero-extended to its class width; at CTA start registers are poisoned with
 //!   all-ones (an uninitialized f32 reads as NaN) and predicates with false.

@@ -66,7 +66,7 @@ struct Trap {
 
 enum Stop {
     Exit,
-    Barrier { id: u32, threads: Option<u32> },
+    Barrier { id: u32, threads: Option<u32>, aligned: bool },
     /// At a `wgmma` (index into the program's): waits for the rest of its warpgroup.
     Wgmma(u32),
     /// At an mbarrier wait whose phase of parity `parity` (of the barrier at window offset
@@ -131,6 +131,10 @@ struct Bar {
     count: u32,
     expected: u32,
     waiters: u64,
+    /// The instruction of the phase's first arrival when it was an aligned `bar.sync`, which
+    /// every participating thread must then execute (PTX: `.aligned` means that all threads
+    /// execute the same barrier instruction).
+    aligned_at: Option<usize>,
 }
 
 /// One `cp.async` in flight.
@@ -1207,7 +1211,7 @@ impl<'p, 'k> Runner<'p, 'k> {
             };
             match self.run_warp(w, mem) {
                 Ok(Stop::Exit) => self.cta.warps[w].state = WState::Exited,
-                Ok(Stop::Barrier { id, threads }) => self.arrive(w, id, threads)?,
+                Ok(Stop::Barrier { id, threads, aligned }) => self.arrive(w, id, threads, aligned)?,
                 Ok(Stop::Wgmma(op)) => self.wgmma_arrive(w, op)?,
                 Ok(Stop::Mbar { at, parity }) => self.cta.warps[w].state = WState::Mbar { at, parity },
                 Ok(Stop::Cluster) => self.cta.warps[w].state = WState::Cluster,
@@ -1217,22 +1221,43 @@ impl<'p, 'k> Runner<'p, 'k> {
         }
     }
 
-    fn arrive(&mut self, w: usize, id: u32, threads: Option<u32>) -> Result<(), EmuError> {
+    fn arrive(&mut self, w: usize, id: u32, threads: Option<u32>, aligned: bool) -> Result<(), EmuError> {
         let nwarps = self.cta.warps.len() as u32;
         let expected = threads.unwrap_or(nwarps * 32);
+        let pc = self.cta.warps[w].bar_pc;
         let b = &mut self.cta.bars[id as usize];
-        if b.count == 0 {
+        let first = b.count == 0;
+        let reason = if first {
             b.expected = expected;
+            None
         } else if b.expected != expected {
-            let earlier = b.expected;
-            let site = self.prog.site(self.prog.ops[self.cta.warps[w].bar_pc].site);
-            return Err(EmuError::BarrierMismatch {
-                site,
-                thread: self.thread(w, self.cta.warps[w].active.trailing_zeros()),
-                reason: format!(
-                    "barrier {id} expects {earlier} threads from earlier arrivals, this warp says {expected}"
-                ),
-            });
+            Some(format!("barrier {id} expects {} threads from earlier arrivals, this warp says {expected}", b.expected))
+        } else {
+            None
+        };
+        // An aligned barrier's phase: every arrival at the same instruction, in either order
+        // of aligned and unaligned arrivals.
+        let reason = reason.or_else(|| match (b.aligned_at, aligned, first) {
+            (Some(at), _, false) if at != pc => Some(at),
+            (None, true, false) => Some(usize::MAX),
+            _ => None,
+        }
+        .map(|at| {
+            let other = match at {
+                usize::MAX => "an unaligned barrier.sync".to_string(),
+                at => format!("the bar.sync at {}", self.prog.site(self.prog.ops[at].site)),
+            };
+            format!(
+                "barrier {id} is reached here and at {other} in one phase: bar.sync is aligned (PTX: every participating thread executes the same instruction); warps that reach a barrier from different instructions need barrier.sync (not aligned)"
+            )
+        }));
+        if let Some(reason) = reason {
+            let site = self.prog.site(self.prog.ops[pc].site);
+            return Err(EmuError::BarrierMismatch { site, thread: self.thread(w, self.cta.warps[w].active.trailing_zeros()), reason });
+        }
+        let b = &mut self.cta.bars[id as usize];
+        if first && aligned {
+            b.aligned_at = Some(pc);
         }
         b.count += 32;
         b.waiters |= 1u64 << w;
@@ -1987,7 +2012,7 @@ impl<'p, 'k> Runner<'p, 'k> {
                     });
                     check!(r);
                 }
-                Kind::Bar { id, threads } => {
+                Kind::Bar { id, threads, aligned } => {
                     if m != 0 {
                         if m != active {
                             trap!(
@@ -1997,7 +2022,7 @@ impl<'p, 'k> Runner<'p, 'k> {
                         }
                         self.cta.warps[w].bar_pc = pc;
                         pc += 1;
-                        break Stop::Barrier { id, threads };
+                        break Stop::Barrier { id, threads, aligned };
                     }
                 }
                 Kind::Atom {

@@ -598,14 +598,17 @@ impl<'a> InstPrinter<'a> {
                 }
                 Ok(format!("{name} {count};"))
             }
-            Inst::BarSync { id, threads } => {
-                let o = self.ops("bar.sync");
+            Inst::BarSync { id, threads, aligned } => {
+                // `bar.sync` is `barrier.sync.aligned`; `barrier.sync` alone is the form that
+                // warps may reach from different instructions.
+                let name = if *aligned { "bar.sync" } else { "barrier.sync" };
+                let o = self.ops(name);
                 if *id > 15 {
                     return Err(o.invalid(format!("barrier {id} out of 0..16")));
                 }
                 match threads {
-                    None => Ok(format!("bar.sync {id};")),
-                    Some(t) if *t > 0 && t % 32 == 0 => Ok(format!("bar.sync {id}, {t};")),
+                    None => Ok(format!("{name} {id};")),
+                    Some(t) if *t > 0 && t % 32 == 0 => Ok(format!("{name} {id}, {t};")),
                     Some(t) => {
                         Err(o.invalid(format!("thread count {t} is not a positive multiple of 32")))
                     }
