@@ -2,7 +2,9 @@
 //! compute-sanitizer (memcheck, racecheck): swapped plans (M = 1 and M = 13, with K splits), the
 //! cp.async pipeline with three m16 tiles (M = 33 plan), the sm_75 plain-load pipeline, and on
 //! sm_90 devices the sm_90a wgmma tile and the warp-specialized one with four math warpgroups
-//! (`setmaxnreg`). Each result is checked against the f64 reference.
+//! (`setmaxnreg`), also split in two, and the 256-row one split in two (the split-K tail, which
+//! the producer joins after its loop). Each result is checked against the f64 reference. An argument runs only the cases whose description contains
+//! it (`sanitize_a16 warp-specialized`).
 
 use humming::core::kernel::KernelPlan;
 use humming::core::kernel::check::check_gemm;
@@ -30,6 +32,15 @@ fn main() {
     if native == Arch::Sm90 {
         cases.push(("wgmma (sm_90a), split 2", "u4", ActFormat::F16, Arch::Sm90a, 61, 2, Some("m4x16_n4x64_k1w_bk128_s4_wg")));
         cases.push(("warp-specialized, setmaxnreg", "u4", ActFormat::F16, Arch::Sm90a, 45, 1, Some("m3x16_n4x64_k1w_bk128_s4_ws")));
+        cases.push(("warp-specialized, split 2", "u4", ActFormat::F16, Arch::Sm90a, 45, 2, Some("m3x16_n4x64_k1w_bk128_s4_ws")));
+        cases.push(("warp-specialized 256 rows, split 2", "u4", ActFormat::F16, Arch::Sm90a, 200, 2, Some("m16x16_n2x64_k1w_bk64_s5_ws")));
+    }
+    if let Some(only) = std::env::args().nth(1) {
+        cases.retain(|c| c.0.contains(only.as_str()));
+        if cases.is_empty() {
+            eprintln!("sanitize_a16: no case matches {only:?}");
+            std::process::exit(2);
+        }
     }
     let mut failed = false;
     for (what, w, act, arch, m, split, plan) in cases {

@@ -58,6 +58,14 @@ C="--label chk --no-copy --harness graph --iters 2 --reps 1 --plans auto"
   timeout 40 $B $C --arch sm_90a --shapes 4096x4096 --m 24 --splits auto --check 24x4096x4096
   timeout 40 $B $C --dynamic-zero --shapes 8192x8192 --m 32 --splits auto --check 21x8192x8192
   timeout 40 $B $C --weight e2m1 --scale e4m3 --group 16 --shapes 6144x4096 --m 32 --splits auto --check 31x6144x4096
+  # Session 14: the 256 x 128 warp-specialized tile at M = 129..256 on layers from 14336
+  # columns or 8192 x 14336 elements (split-K tail after the branches join), split 2 where its
+  # grid fills more than one wave over K >= 8192 a quarter better.
+  timeout 40 $B $C --arch sm_90a --shapes 28672x8192 --m 256 --splits auto,2 --check 200x28672x8192
+  timeout 40 $B $C --arch sm_90a --shapes 24576x8192 --m 160 --splits auto --check 139x24576x8192
+  timeout 40 $B $C --arch sm_90a --act bf16 --shapes 8192x28672 --m 192 --splits auto --check 150x8192x28672
+  timeout 40 $B $C --arch sm_90a --weight e2m1 --act bf16 --scale ue8m0 --group 32 --shapes 14336x4096 --m 256 --splits auto --check 241x14336x4096
+  timeout 40 $B $C --arch sm_90a --dynamic-zero --weight u8 --shapes 20480x8192 --m 256 --splits auto --check 256x20480x8192
 } > /dev/null 2> "$OUT/default-checks.txt"
 echo "GPU checks of the default plans passed: $(grep -c '^check' "$OUT/default-checks.txt")"
 grep "^check" "$OUT/default-checks.txt" | sed -E 's/.*hm_a16_//' | head

@@ -407,6 +407,63 @@ case "$phase" in
     done
     echo '{}' > "$T"
     ;;
+  v62)
+    # Session 14, closing call on the final build (no math-warp barrier in warp-specialized
+    # epilogues): sanitizers on every split case (swapped, wgmma, warp-specialized 128 / 256
+    # rows), the session's default checks, and the M = 256 A/B against bin/bench_a16_old
+    # (6675b6a) once each.
+    A="--arch sm_90a"
+    for tool in racecheck synccheck memcheck; do
+      timeout 100 compute-sanitizer --tool $tool --error-exitcode 9 "$B/bin/sanitize_a16" split > "$OUT/$tool.txt" 2>&1
+      echo "$tool exit $?"; grep -E "ok \\(|SUMMARY|FAILED|rror" "$OUT/$tool.txt" | head -8
+    done
+    { chk "" 28672x8192 256 auto auto,2 200x28672x8192
+      chk "" 24576x8192 160 auto auto 139x24576x8192
+      chk "--act bf16" 8192x28672 192 auto auto 150x8192x28672
+      chk "--weight e2m1 --act bf16 --scale ue8m0 --group 32" 14336x4096 256 auto auto 241x14336x4096
+      chk "--dynamic-zero --weight u8" 20480x8192 256 auto auto 256x20480x8192
+      chk "" 8192x8192 128 auto auto,3 111x8192x8192
+      chk "" 8192x28672 32 auto auto,3 29x8192x28672
+    } > /dev/null 2> "$OUT/tests.txt"
+    checks_report
+    for bin in bench_a16_old bench_a16; do
+      timeout 60 "$B/bin/$bin" $A --label $bin --no-copy --harness graph --plans auto --splits auto --shapes 8192x28672,28672x8192,24576x8192,14336x4096 --m 256 >> "$H" 2>> "$L"
+    done
+    python3 scripts/ab_summary.py "$H"
+    echo '{}' > "$T"
+    ;;
+  v61)
+    # Session 14: the v13 256-row default again, with the split-K tail after the warp-specialized
+    # branches join (v13 ran it in both branches: an aligned bar.sync reached from two
+    # instructions, racecheck's hazards and synccheck's divergent-thread errors). Sanitizers on the
+    # warp-specialized cases (split 1 and 2, 128 and 256 rows), GPU checks of the defaults (the
+    # new split 2 of more-than-one-wave grids too), A/B against bin/bench_a16_old (6675b6a),
+    # alternated twice, and splits 1 / 2 of the one-CTA-an-SM defaults whose grids need more
+    # than one wave (KernelPlan::split_k_for). v61a (first run) had the tail in both branches as
+    # barrier.sync (not aligned): racecheck still reported the 128-row split-2 case.
+    A="--arch sm_90a"
+    for tool in racecheck synccheck memcheck; do
+      timeout 150 compute-sanitizer --tool $tool --error-exitcode 9 "$B/bin/sanitize_a16" warp-specialized > "$OUT/$tool.txt" 2>&1
+      echo "$tool exit $?"; grep -E "ok \\(|SUMMARY|FAILED|rror" "$OUT/$tool.txt" | head -6
+    done
+    { chk "" 28672x8192 256 auto auto,2 200x28672x8192
+      chk "" 8192x28672 192 auto auto 150x8192x28672
+      chk "--act bf16" 24576x8192 256 auto auto,1 256x24576x8192
+      chk "--weight u8" 14336x4096 160 auto auto 131x14336x4096
+      chk "--weight e2m1 --act bf16 --scale ue8m0 --group 32" 20480x4096 256 auto auto 241x20480x4096
+      chk "--dynamic-zero" 14336x8192 256 auto auto,2 229x14336x8192
+      chk "" 24576x4096 128 auto auto 97x24576x4096
+      chk "" 12288x4096 256 auto auto 251x12288x4096
+    } > /dev/null 2> "$OUT/tests.txt"
+    checks_report
+    ab --shapes 8192x28672,28672x8192,14336x4096,24576x8192 --m 129,192,256
+    ab --act bf16 --shapes 28672x8192 --m 256
+    timeout 120 "$B/bin/bench_a16" $A --label splits --no-copy --shapes 18432x4096,20480x8192,22016x14336,24576x4096,24576x8192 --m 160,256 --harness graph --plans auto --splits 1,2 >> "$H" 2>> "$L"
+    timeout 60 "$B/bin/bench_a16" $A --label splits --no-copy --shapes 18432x4096,24576x4096,20480x5120 --m 96,128 --harness graph --plans auto --splits 1,2 >> "$H" 2>> "$L"
+    timeout 60 "$B/bin/bench_a16" $A --label splits --no-copy --shapes 12288x4096,10240x8192 --m 160,256 --harness graph --plans auto --splits 1,2 >> "$H" 2>> "$L"
+    python3 scripts/ab_summary.py "$H"
+    echo '{}' > "$T"
+    ;;
   v60)
     # v58-v60 need docs/perf-data/2026-12-01-v13/ws-epilogue-256-rows.patch (reverted: racecheck).
     # Session 13: the new default above M = 128 on the layers with many 128-column tiles

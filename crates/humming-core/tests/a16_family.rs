@@ -163,7 +163,7 @@ fn a16_large_layer_plans_assemble_without_spills() {
     let mut seen = HashSet::new();
     let mut jobs: Vec<(Spec, KernelPlan)> = Vec::new();
     for spec in specs.iter().step_by(97) {
-        for (m, n, k) in [(16, 8192, 8192), (16, 8192, 28672), (16, 28672, 8192), (128, 8192, 28672), (64, 28672, 8192), (256, 8192, 8192)] {
+        for (m, n, k) in [(16, 8192, 8192), (16, 8192, 28672), (16, 28672, 8192), (128, 8192, 28672), (64, 28672, 8192), (256, 8192, 8192), (256, 28672, 8192)] {
             let plan = plan_for(spec, m, n, k);
             if seen.insert(kernel_name(spec, &plan)) {
                 jobs.push((*spec, plan));

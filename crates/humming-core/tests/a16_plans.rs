@@ -271,8 +271,10 @@ fn warp_specialized_plans_on_emulator() {
     let specs = [sm90a("u4", ActFormat::F16, Group(128)), sm90a("e2m1", ActFormat::Bf16, Group(32)), sm90a("u8", ActFormat::F16, PerChannel), mxfp4, zp];
     let mut ran = 0;
     for spec in &specs {
-        // Up to four math warpgroups (640 threads: the producer gives registers back).
-        for m_tiles in [1, 2, 4, 8] {
+        // Up to four math warpgroups (640 threads: the producer gives registers back), up to
+        // 256 rows (the epilogue runs in the math warps' branch: the producer holds no
+        // accumulators).
+        for m_tiles in [1, 2, 4, 8, 16] {
             for n_warps in [1, 2, 3, 4] {
                 for bk in [64, 128] {
                     let plan = KernelPlan { m_tiles, n_warps, k_warps: 1, bk, stages: [2, 3, 4][ran % 3], swap: false, wgmma: true, halves: false, ws: true };

@@ -60,6 +60,8 @@ fn spec_plans_take_wgmma_on_sm90a_only() {
     let ws48 = Some("m3x16_n4x64_k1w_bk128_s4_ws");
     let ws32 = Some("m2x16_n4x64_k1w_bk128_s4_ws");
     let wg64 = Some("m4x16_n4x64_k1w_bk128_s4_wg");
+    // The 256 x 128 tile (v59) at M 129..256 from 14336 columns or 8192 x 14336 elements.
+    let ws256 = Some("m16x16_n2x64_k1w_bk64_s5_ws");
     let same = None;
     let table = [
         (16, 28672, 8192, None, same),
@@ -80,11 +82,16 @@ fn spec_plans_take_wgmma_on_sm90a_only() {
         (65, 8192, 8192, ws, same),
         (256, 8192, 8192, ws, same),
         (128, 8192, 16384, ws, same),
-        (129, 8192, 16384, Some("m8x16_n4x64_k1w_bk128_s4_wg"), same),
+        (129, 8192, 16384, ws256, same),
         (128, 28672, 8192, Some("m8x16_n4x64_k1w_bk128_s4_wg"), same),
-        (256, 28672, 8192, Some("m8x16_n4x64_k1w_bk128_s4_wg"), same),
+        (256, 28672, 8192, ws256, same),
+        (257, 28672, 8192, Some("m8x16_n4x64_k1w_bk128_s4_wg"), same),
+        (192, 8192, 28672, ws256, same),
+        (256, 24576, 8192, ws256, same),
+        (160, 24576, 4096, ws256, same),
         (128, 14336, 4096, ws, same),
-        (256, 14336, 4096, Some("m8x16_n4x64_k1w_bk128_s4_wg"), same),
+        (256, 14336, 4096, ws256, same),
+        (256, 12288, 4096, wg64, same),
         (192, 4096, 14336, ws, same),
         (65, 4096, 4096, Some("m4x16_n2x64_k1w_bk128_s6_wg"), same),
         (128, 4096, 4096, Some("m4x16_n2x64_k1w_bk128_s6_wg"), same),
@@ -114,10 +121,11 @@ fn spec_plans_take_wgmma_on_sm90a_only() {
                         assert_eq!(p.to_string(), w, "{s} M {m} {n} x {k}");
                     }
                     p.validate(arch, bits).unwrap();
-                    // One wave of CTAs: tiles x split <= SMs.
+                    // One wave of CTAs (tiles x split <= SMs), or more than one unsplit, or
+                    // split in two over deep K (v61).
                     let tiles = n.div_ceil(p.bn() as usize) * m.div_ceil(p.bm() as usize);
                     let split = p.split_k_for(m, n, k, 132);
-                    assert!(tiles * split as usize <= 132 || split == 1, "{p}: {tiles} tiles x {split}");
+                    assert!(tiles * split as usize <= 132 || split == 1 || (split == 2 && tiles > 132 && k >= 8192), "{p}: {tiles} tiles x {split}");
                 }
             }
         }
@@ -276,4 +284,17 @@ fn disk_cache_miss_hit_and_corruption() {
     assert_ne!(file_for(&dir, &s, &buckets[..1]), path);
     assert!(path.file_name().unwrap().to_str().unwrap().contains(&s.id()));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A one-CTA-an-SM grid of more than one wave splits in two over deep K where that fills its
+/// waves a quarter better (v61: the 256-row tile on 24576 x 8192, 192 tiles), not where the
+/// waves fill alike (28672 x 8192, 14336 x 8192) nor at K = 4096.
+#[test]
+fn more_than_one_wave_splits_over_deep_k() {
+    let s = spec("u4", ActFormat::F16, Arch::Sm90a);
+    for (m, n, k, want) in [(256, 24576, 8192, 2), (160, 20480, 8192, 2), (192, 22016, 14336, 2), (256, 28672, 8192, 1), (256, 14336, 8192, 1), (256, 24576, 4096, 1), (160, 18432, 4096, 1)] {
+        let p = KernelPlan::choose_for(&s, m, n, k);
+        assert_eq!(p.to_string(), "m16x16_n2x64_k1w_bk64_s5_ws", "M {m} {n} x {k}");
+        assert_eq!(p.split_k_for(m, n, k, 132), want, "M {m} {n} x {k}: {p}");
+    }
 }

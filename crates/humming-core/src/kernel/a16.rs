@@ -806,9 +806,207 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
             }
         }
     };
+    // ---- epilogue (after the main loop; a warp-specialized plan's math warps alone, in their
+    // branch, so that no code after the producer's loop needs the accumulators' registers) ----
+    let bar_all = |b: &mut KernelBuilder| b.emit(Inst::BarSync { id: 0, threads: None, aligned: true });
+    let oty = out_ty(cfg.out);
+    // Converts and stores the pair (v0, v1) at (row, col) and (row, col + 1), or (row + 1, col)
+    // when `down`.
+    let store_pair = |b: &mut KernelBuilder, row: Reg, col: Reg, v: [Reg; 2], down: bool| {
+        for (c, &x) in v.iter().enumerate() {
+            let (r, cc) = match (c, down) {
+                (0, _) => (row, col),
+                (_, true) => (b.add_u32(row, 1u32), col),
+                (_, false) => (row, b.add_u32(col, 1u32)),
+            };
+            let row_ok = b.setp(Cmp::Lt, Ty::U32, r, pm);
+            let col_ok = b.setp(Cmp::Lt, Ty::U32, cc, pn);
+            let ok = b.and_pred(row_ok, col_ok);
+            let x = if cfg.global_scale { b.op(BinOp::Mul, Ty::F32, x, pgs) } else { x };
+            let hv = b.cvt_f32_to(oty, x);
+            let e = b.mad_u32(r, pn, cc);
+            let addr = b.addr64(pout, e, 2u32);
+            b.guarded(ok, false, |b| {
+                b.st_vec(Space::Global, Ty::B16, Addr::reg(addr), &[hv]);
+            });
+        }
+    };
+    // The split-K tail (a uniform branch on the split), after the CTA's partials are stored:
+    // every thread of the CTA counts the CTA in and, in the tile's last CTA, sums the slices. A
+    // warp-specialized plan runs it after its branches join, so the producer takes part (a
+    // third more threads shorten the last CTA's sum, v58) from the same instructions as the
+    // math warps: an aligned `bar.sync` reached from both branches is undefined (PTX; v13's
+    // racecheck hazards and synccheck's divergent-thread errors, v61), and the accumulators are
+    // dead by then, so the join costs the producer no registers.
+    let split_tail = |b: &mut KernelBuilder| {
+        let split = b.setp(Cmp::Ne, Ty::U32, nz, 1u32);
+        b.if_then(split, |b| {
+            bar_all(b);
+            // Counter of tile (cx, cy) after the nz slices of m x n_pad partials.
+            let slice = b.mul_u32(pm, pnpad);
+            let slices = b.mul_u32(slice, nz);
+            let ncx = b.special(SpecialReg::NctaidX);
+            let tile = b.mad_u32(cy, ncx, cx);
+            let cidx = b.add_u32(slices, tile);
+            let caddr = b.addr64(pws, cidx, 4u32);
+            let flag = b.add_u32(smem_base, flag_off);
+            let first = b.setp(Cmp::Eq, Ty::U32, tid, 0u32);
+            b.guarded(first, false, |b| {
+                let old = b.reg(RegClass::B32);
+                b.emit(Inst::FenceAcqRelGpu);
+                b.emit(Inst::Atom { space: Space::Global, op: AtomOp::Add, ty: Ty::U32, dst: old, addr: Addr::reg(caddr), b: 1u32.into(), c: None });
+                b.emit(Inst::FenceAcqRelGpu);
+                b.st(Space::Shared, Ty::U32, Addr::reg(flag), old);
+            });
+            bar_all(b);
+            let arrived = b.ld(Space::Shared, Ty::U32, Addr::reg(flag));
+            let last_n = b.add_u32(nz, u32::MAX);
+            let last = b.setp(Cmp::Eq, Ty::U32, arrived, last_n);
+            b.if_then(last, |b| {
+                reduce_tile(b, &ReduceTile { threads, bm, bn, tid, m0, nb0, pm, pnpad, nz, slice, pws }, |b, row, col, v| {
+                    store_pair(b, row, col, [v[0], v[1]], false);
+                    let col2 = b.add_u32(col, 2u32);
+                    store_pair(b, row, col2, [v[2], v[3]], false);
+                });
+                b.guarded(first, false, |b| b.st(Space::Global, Ty::U32, Addr::reg(caddr), 0u32));
+            });
+        });
+    };
+    let epilogue = |b: &mut KernelBuilder| {
+        // The k-warp reduction reuses the ring. A warp-specialized plan has one k warp and its
+        // epilogue touches no shared memory: no barrier (a math-warp `bar.sync 1, n` here was
+        // the one barrier the producer does not execute, and racecheck then reported the
+        // split-K tail's flag between thread 0's store and the barrier after it, v61).
+        if !plan.ws {
+            bar_all(b);
+        }
+
+        // ---- k-warp reduction through shared memory (fixed order: deterministic) ----
+        let flat: Vec<Reg> = acc.iter().flatten().flatten().copied().collect();
+        let nacc = flat.len() as u32;
+        if plan.k_warps > 1 {
+            let is_lead = b.setp(Cmp::Eq, Ty::U32, wk, 0u32);
+            let lane4 = b.shl32(lane, 2);
+            b.if_else(
+                is_lead,
+                |_| {},
+                |b| {
+                    let slot = b.add_u32(wk, u32::MAX); // wk - 1
+                    let slot = b.mad_u32(slot, plan.col_warps(), wcol);
+                    let base = b.mul_u32(slot, nacc * 128);
+                    let base = b.add_u32(base, lane4);
+                    let base = b.add_u32(base, smem_base);
+                    for (r, &v) in flat.iter().enumerate() {
+                        b.st_vec(Space::Shared, Ty::F32, Addr::reg_off(base, r as i64 * 128), &[v]);
+                    }
+                },
+            );
+            bar_all(b);
+            b.if_then(is_lead, |b| {
+                for w in 1..plan.k_warps {
+                    let slot = b.add_u32(wcol, (w - 1) * plan.col_warps());
+                    let base = b.mul_u32(slot, nacc * 128);
+                    let base = b.add_u32(base, lane4);
+                    let base = b.add_u32(base, smem_base);
+                    for (r, &v) in flat.iter().enumerate() {
+                        let x = b.reg(RegClass::F32);
+                        b.emit(Inst::Ld {
+                            space: Space::Shared,
+                            cache: crate::ir::CacheOp::Default,
+                            ty: Ty::F32,
+                            dst: vec![x],
+                            addr: Addr::reg_off(base, r as i64 * 128),
+                        });
+                        b.emit(Inst::Bin { op: BinOp::Add, ty: Ty::F32, dst: v, a: v.into(), b: x.into() });
+                    }
+                }
+            });
+        }
+
+        // ---- epilogue ----
+        let is_lead = b.setp(Cmp::Eq, Ty::U32, wk, 0u32);
+        let store = b.and_pred(is_lead, nb_ok);
+        let single = b.setp(Cmp::Eq, Ty::U32, nz, 1u32);
+        // Where the accumulators go: pairs of adjacent outputs, along a row (c0, c1 of an n8 tile)
+        // or, swapped, down a column (rows 2t, 2t + 1 of an n8 tile of M).
+        struct OutPair {
+            row: Reg,
+            col: Reg,
+            v: [Reg; 2],
+            down: bool,
+        }
+        let t2 = b.shl32(t, 1);
+        let mut pairs = Vec::new();
+        for (u, tiles) in acc.iter().enumerate() {
+            let u = u as u32;
+            for hh in 0..2u32 {
+                for (j, a) in tiles.iter().enumerate() {
+                    let j = j as u32;
+                    let v = [a[2 * hh as usize], a[2 * hh as usize + 1]];
+                    pairs.push(if plan.swap || plan.wgmma {
+                        // Pair hh of tile (u, j): rows (tokens) 8u + 2t and 8u + 2t + 1, column
+                        // 16 i + 8hh + g of m16 tile i (j, or the warp's w4 in a wgmma plan).
+                        let row = b.add_u32(m0, 8 * u);
+                        let row = b.add_u32(row, t2);
+                        let col = if plan.wgmma {
+                            let col = b.mad_u32(w4, 16u32, col_base);
+                            b.add_u32(col, 8 * hh)
+                        } else {
+                            b.add_u32(col_base, 16 * j + 8 * hh)
+                        };
+                        let col = b.add_u32(col, g);
+                        OutPair { row, col, v, down: true }
+                    } else {
+                        let row = b.add_u32(m0, 16 * u + 8 * hh);
+                        let row = b.add_u32(row, g);
+                        let col = b.add_u32(col_base, 8 * j);
+                        let col = b.add_u32(col, t2);
+                        OutPair { row, col, v, down: false }
+                    });
+                }
+            }
+        }
+        b.if_else(
+            single,
+            |b| {
+                b.if_then(store, |b| {
+                    for p in &pairs {
+                        store_pair(b, p.row, p.col, p.v, p.down);
+                    }
+                });
+            },
+            |b| {
+                // Split K: every CTA writes its f32 partial to workspace slice z; the last CTA of
+                // the tile to arrive (counted in the workspace's per-tile counter) sums the slices
+                // in z order (deterministic: the same order whichever CTA arrives last), writes the
+                // output and resets the counter to zero for the next launch. Ordering: the CTA's
+                // stores, a CTA barrier, then thread 0's counter increment between two
+                // `fence.acq_rel.gpu` (a release of everything the barrier ordered before it, and an
+                // acquire of the other slices for the last CTA, passed on by the next barrier): one
+                // thread's fences instead of `membar.gl` in every thread (v28: the reduction cost
+                // 1.0-1.3 us at M <= 16, 3.5-5 us at M = 64).
+                let zm = b.mul_u32(cz, pm);
+                b.if_then(store, |b| {
+                    for p in &pairs {
+                        // One f32 pair store along a row, two single stores down a column.
+                        let parts: Vec<(u32, &[Reg])> =
+                            if p.down { vec![(0, &p.v[..1]), (1, &p.v[1..])] } else { vec![(0, &p.v[..])] };
+                        for (dr, v) in parts {
+                            let r = b.add_u32(p.row, dr);
+                            let row_ok = b.setp(Cmp::Lt, Ty::U32, r, pm);
+                            let wrow = b.add_u32(zm, r);
+                            let e = b.mad_u32(wrow, pnpad, p.col);
+                            let addr = b.addr64(pws, e, 4u32);
+                            b.guarded(row_ok, false, |b| b.st_vec(Space::Global, Ty::F32, Addr::reg(addr), v));
+                        }
+                    }
+                });
+            },
+        );
+    };
     if plan.ws {
-        let l = WsLoop { stages: plan.stages, stage_bytes, mbar: mbar_off, smem_base, tid, lane, prod: prod.expect("ws"), math_warps: plan.math_threads() / 32, n_iter, s_begin, pdl: cfg.pdl, regs: ws_regs.expect("validated ws plan") };
-        warp_specialized_loop(&mut b, &l, &load_stage, &|b| first_stages(b, plan.stages, false, true, false), &compute);
+        let l = WsLoop { stages: plan.stages, stage_bytes, mbar: mbar_off, smem_base, tid, lane, prod: prod.expect("ws"), math_warps: plan.math_threads() / 32, acc: acc.iter().flatten().flatten().copied().collect(), n_iter, s_begin, pdl: cfg.pdl, regs: ws_regs.expect("validated ws plan") };
+        warp_specialized_loop(&mut b, &l, &load_stage, &|b| first_stages(b, plan.stages, false, true, false), &compute, &epilogue);
     } else if cfg.cp_async {
         let s = plan.stages;
         // Stages requested ahead of the one computed: all other slots of the ring, or, when
@@ -868,181 +1066,10 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
             compute(b, st, off);
         });
     }
-    b.emit(Inst::BarSync { id: 0, threads: None, aligned: true });
-
-    // ---- k-warp reduction through shared memory (fixed order: deterministic) ----
-    let flat: Vec<Reg> = acc.iter().flatten().flatten().copied().collect();
-    let nacc = flat.len() as u32;
-    if plan.k_warps > 1 {
-        let is_lead = b.setp(Cmp::Eq, Ty::U32, wk, 0u32);
-        let lane4 = b.shl32(lane, 2);
-        b.if_else(
-            is_lead,
-            |_| {},
-            |b| {
-                let slot = b.add_u32(wk, u32::MAX); // wk - 1
-                let slot = b.mad_u32(slot, plan.col_warps(), wcol);
-                let base = b.mul_u32(slot, nacc * 128);
-                let base = b.add_u32(base, lane4);
-                let base = b.add_u32(base, smem_base);
-                for (r, &v) in flat.iter().enumerate() {
-                    b.st_vec(Space::Shared, Ty::F32, Addr::reg_off(base, r as i64 * 128), &[v]);
-                }
-            },
-        );
-        b.emit(Inst::BarSync { id: 0, threads: None, aligned: true });
-        b.if_then(is_lead, |b| {
-            for w in 1..plan.k_warps {
-                let slot = b.add_u32(wcol, (w - 1) * plan.col_warps());
-                let base = b.mul_u32(slot, nacc * 128);
-                let base = b.add_u32(base, lane4);
-                let base = b.add_u32(base, smem_base);
-                for (r, &v) in flat.iter().enumerate() {
-                    let x = b.reg(RegClass::F32);
-                    b.emit(Inst::Ld {
-                        space: Space::Shared,
-                        cache: crate::ir::CacheOp::Default,
-                        ty: Ty::F32,
-                        dst: vec![x],
-                        addr: Addr::reg_off(base, r as i64 * 128),
-                    });
-                    b.emit(Inst::Bin { op: BinOp::Add, ty: Ty::F32, dst: v, a: v.into(), b: x.into() });
-                }
-            }
-        });
+    if !plan.ws {
+        epilogue(&mut b);
     }
-
-    // ---- epilogue ----
-    let is_lead = b.setp(Cmp::Eq, Ty::U32, wk, 0u32);
-    let store = b.and_pred(is_lead, nb_ok);
-    let single = b.setp(Cmp::Eq, Ty::U32, nz, 1u32);
-    // Where the accumulators go: pairs of adjacent outputs, along a row (c0, c1 of an n8 tile)
-    // or, swapped, down a column (rows 2t, 2t + 1 of an n8 tile of M).
-    struct OutPair {
-        row: Reg,
-        col: Reg,
-        v: [Reg; 2],
-        down: bool,
-    }
-    let t2 = b.shl32(t, 1);
-    let mut pairs = Vec::new();
-    for (u, tiles) in acc.iter().enumerate() {
-        let u = u as u32;
-        for hh in 0..2u32 {
-            for (j, a) in tiles.iter().enumerate() {
-                let j = j as u32;
-                let v = [a[2 * hh as usize], a[2 * hh as usize + 1]];
-                pairs.push(if plan.swap || plan.wgmma {
-                    // Pair hh of tile (u, j): rows (tokens) 8u + 2t and 8u + 2t + 1, column
-                    // 16 i + 8hh + g of m16 tile i (j, or the warp's w4 in a wgmma plan).
-                    let row = b.add_u32(m0, 8 * u);
-                    let row = b.add_u32(row, t2);
-                    let col = if plan.wgmma {
-                        let col = b.mad_u32(w4, 16u32, col_base);
-                        b.add_u32(col, 8 * hh)
-                    } else {
-                        b.add_u32(col_base, 16 * j + 8 * hh)
-                    };
-                    let col = b.add_u32(col, g);
-                    OutPair { row, col, v, down: true }
-                } else {
-                    let row = b.add_u32(m0, 16 * u + 8 * hh);
-                    let row = b.add_u32(row, g);
-                    let col = b.add_u32(col_base, 8 * j);
-                    let col = b.add_u32(col, t2);
-                    OutPair { row, col, v, down: false }
-                });
-            }
-        }
-    }
-    let oty = out_ty(cfg.out);
-    // Converts and stores the pair (v0, v1) at (row, col) and (row, col + 1), or (row + 1, col)
-    // when `down`.
-    let store_pair = |b: &mut KernelBuilder, row: Reg, col: Reg, v: [Reg; 2], down: bool| {
-        for (c, &x) in v.iter().enumerate() {
-            let (r, cc) = match (c, down) {
-                (0, _) => (row, col),
-                (_, true) => (b.add_u32(row, 1u32), col),
-                (_, false) => (row, b.add_u32(col, 1u32)),
-            };
-            let row_ok = b.setp(Cmp::Lt, Ty::U32, r, pm);
-            let col_ok = b.setp(Cmp::Lt, Ty::U32, cc, pn);
-            let ok = b.and_pred(row_ok, col_ok);
-            let x = if cfg.global_scale { b.op(BinOp::Mul, Ty::F32, x, pgs) } else { x };
-            let hv = b.cvt_f32_to(oty, x);
-            let e = b.mad_u32(r, pn, cc);
-            let addr = b.addr64(pout, e, 2u32);
-            b.guarded(ok, false, |b| {
-                b.st_vec(Space::Global, Ty::B16, Addr::reg(addr), &[hv]);
-            });
-        }
-    };
-    b.if_else(
-        single,
-        |b| {
-            b.if_then(store, |b| {
-                for p in &pairs {
-                    store_pair(b, p.row, p.col, p.v, p.down);
-                }
-            });
-        },
-        |b| {
-            // Split K: every CTA writes its f32 partial to workspace slice z; the last CTA of
-            // the tile to arrive (counted in the workspace's per-tile counter) sums the slices
-            // in z order (deterministic: the same order whichever CTA arrives last), writes the
-            // output and resets the counter to zero for the next launch. Ordering: the CTA's
-            // stores, a CTA barrier, then thread 0's counter increment between two
-            // `fence.acq_rel.gpu` (a release of everything the barrier ordered before it, and an
-            // acquire of the other slices for the last CTA, passed on by the next barrier): one
-            // thread's fences instead of `membar.gl` in every thread (v28: the reduction cost
-            // 1.0-1.3 us at M <= 16, 3.5-5 us at M = 64).
-            let zm = b.mul_u32(cz, pm);
-            b.if_then(store, |b| {
-                for p in &pairs {
-                    // One f32 pair store along a row, two single stores down a column.
-                    let parts: Vec<(u32, &[Reg])> =
-                        if p.down { vec![(0, &p.v[..1]), (1, &p.v[1..])] } else { vec![(0, &p.v[..])] };
-                    for (dr, v) in parts {
-                        let r = b.add_u32(p.row, dr);
-                        let row_ok = b.setp(Cmp::Lt, Ty::U32, r, pm);
-                        let wrow = b.add_u32(zm, r);
-                        let e = b.mad_u32(wrow, pnpad, p.col);
-                        let addr = b.addr64(pws, e, 4u32);
-                        b.guarded(row_ok, false, |b| b.st_vec(Space::Global, Ty::F32, Addr::reg(addr), v));
-                    }
-                }
-            });
-            b.emit(Inst::BarSync { id: 0, threads: None, aligned: true });
-            // Counter of tile (cx, cy) after the nz slices of m x n_pad partials.
-            let slice = b.mul_u32(pm, pnpad);
-            let slices = b.mul_u32(slice, nz);
-            let ncx = b.special(SpecialReg::NctaidX);
-            let tile = b.mad_u32(cy, ncx, cx);
-            let cidx = b.add_u32(slices, tile);
-            let caddr = b.addr64(pws, cidx, 4u32);
-            let flag = b.add_u32(smem_base, flag_off);
-            let first = b.setp(Cmp::Eq, Ty::U32, tid, 0u32);
-            b.guarded(first, false, |b| {
-                let old = b.reg(RegClass::B32);
-                b.emit(Inst::FenceAcqRelGpu);
-                b.emit(Inst::Atom { space: Space::Global, op: AtomOp::Add, ty: Ty::U32, dst: old, addr: Addr::reg(caddr), b: 1u32.into(), c: None });
-                b.emit(Inst::FenceAcqRelGpu);
-                b.st(Space::Shared, Ty::U32, Addr::reg(flag), old);
-            });
-            b.emit(Inst::BarSync { id: 0, threads: None, aligned: true });
-            let arrived = b.ld(Space::Shared, Ty::U32, Addr::reg(flag));
-            let last_n = b.add_u32(nz, u32::MAX);
-            let last = b.setp(Cmp::Eq, Ty::U32, arrived, last_n);
-            b.if_then(last, |b| {
-                reduce_tile(b, &ReduceTile { threads, bm, bn, tid, m0, nb0, pm, pnpad, nz, slice, pws }, |b, row, col, v| {
-                    store_pair(b, row, col, [v[0], v[1]], false);
-                    let col2 = b.add_u32(col, 2u32);
-                    store_pair(b, row, col2, [v[2], v[3]], false);
-                });
-                b.guarded(first, false, |b| b.st(Space::Global, Ty::U32, Addr::reg(caddr), 0u32));
-            });
-        },
-    );
+    split_tail(&mut b);
     b.finish()
 }
 
@@ -1058,6 +1085,9 @@ struct WsLoop {
     /// The producer warpgroup's threads.
     prod: Reg,
     math_warps: u32,
+    /// The math warps' accumulators, zeroed in their branch: no register of the producer's
+    /// branch holds them (the epilogue, which reads them, runs in the math branch too).
+    acc: Vec<Reg>,
     n_iter: Reg,
     s_begin: Reg,
     pdl: bool,
@@ -1072,13 +1102,17 @@ struct WsLoop {
 /// the stage have retired) completes that phase when the slot may be refilled. The producer
 /// waits on `empty` before refilling a slot (not in the first round), the math warps on `full`
 /// before computing; no CTA barrier in between. With PDL the producer requests the first
-/// stages' weights before the dependency wait, as the other plans do.
+/// stages' weights before the dependency wait, as the other plans do. The math warps run the
+/// `epilogue` in their branch; the producer's ends with its loop, so no code it runs needs
+/// the math warps' registers and `setmaxnreg` can leave it few. The branches join for the
+/// split-K tail ([`build_main`]), which needs no accumulators.
 fn warp_specialized_loop(
     b: &mut KernelBuilder,
     l: &WsLoop,
     load_stage: &dyn Fn(&mut KernelBuilder, Reg, Reg, bool, bool),
     first_weights: &dyn Fn(&mut KernelBuilder),
     compute: &dyn Fn(&mut KernelBuilder, Reg, Reg),
+    epilogue: &dyn Fn(&mut KernelBuilder),
 ) {
     let s = l.stages;
     let bar_of = |b: &mut KernelBuilder, first: u32, slot: Reg| {
@@ -1142,6 +1176,9 @@ fn warp_specialized_loop(
                 b.emit(Inst::GridDepWait);
                 b.emit(Inst::GridDepLaunch);
             }
+            for &r in &l.acc {
+                b.mov_to(Ty::F32, r, Operand::f32(0.0));
+            }
             let first = b.setp(Cmp::Eq, Ty::U32, l.lane, 0u32);
             b.for_range(0u32, l.n_iter, 1, |b, it| {
                 let (slot, off, parity) = slot_of(b, it);
@@ -1156,6 +1193,7 @@ fn warp_specialized_loop(
                 let e = bar_of(b, s, slot);
                 b.guarded(first, false, |b| b.mbarrier_arrive(e));
             });
+            epilogue(b);
         },
     );
 }

@@ -108,15 +108,25 @@ impl KernelPlan {
     /// where its warps cannot have what they need. The CTA starts with `launch` each
     /// (`.maxnreg`, the most `threads()` can have, at most 255, a multiple of 8); the producer
     /// warpgroup gives back down to at most 128 and at least what its copy loop needs
-    /// (`setmaxnreg.dec`; 80 registers up to 64 rows of M with weights of up to 4 bits, 128
-    /// otherwise: ptxas 12.9 spills 84 bytes at 64 registers and 64 rows, 100 bytes at 96 and
-    /// 128 rows, 64-192 bytes at 96 with 8-bit weights), and the math warpgroups take the rest
+    /// (`setmaxnreg.dec`; 80 registers up to 64 rows of M with weights of up to 4 bits, 72 above
+    /// 64 rows where its weight copies are regular, 128 otherwise: ptxas 12.9 spilled 84 bytes
+    /// at 64 registers and 64 rows, 64-192 bytes at 96 with 8-bit weights, before the epilogue
+    /// moved into the math warps' branch), and the math warpgroups take the rest
     /// of the pool (`setmaxnreg.inc`, at most 256), which must cover [`wgmma_registers`] (8
     /// more for 8-bit weights or more than 64 rows: `m8x16_n3x64` spills 84 bytes at 128).
     pub fn ws_registers(&self, bits: u8) -> Option<(u32, u32, u32)> {
         let launch = (65536 / self.threads()).min(255) / 8 * 8;
         let pool = launch * self.threads();
-        let least = if self.bm() <= 64 && bits <= 4 { 80 } else { 128 };
+        // Above 64 rows a producer whose weight copies are regular (each thread the same chunk
+        // column of every k16 row: 16-byte chunks of the tile's rows divide its 128 threads)
+        // copies without spills at 64 registers (ptxas 12.9, u4 / u8 / e4m3, 128 and 256
+        // rows); 72 leaves a margin.
+        let regular_b = 128 % (self.bn() * bits as u32 / 8) == 0;
+        let least = match (self.bm() <= 64, bits <= 4, regular_b) {
+            (true, true, _) => 80,
+            (false, _, true) => 72,
+            _ => 128,
+        };
         let need = wgmma_registers(self.bm()) + if bits > 4 || self.bm() > 64 { 8 } else { 0 };
         if least > launch || least * 128 + need * self.math_threads() > pool {
             return None;
@@ -413,15 +423,36 @@ impl KernelPlan {
     ///   20480 elements (M = 32: 54.7 / 56.4 against the mma.sync 57.9 / 59.2; 3-6% at M = 24;
     ///   10-20% slower on 8192^2 and the 4096 x 14336 pair). Where they do not validate (8-bit
     ///   weights: the producer keeps 128 registers), the rules above.
+    /// - With the epilogue in the math warps' branch (session 13: the producer holds no
+    ///   accumulators, so `setmaxnreg` leaves it 104 registers and the math warpgroups 200), the
+    ///   warp-specialized 256 x 128 tile `m16x16_n2x64_k1w_bk64_s5_ws` at M = 129..256 on layers
+    ///   of at least 14336 columns or 8192 x 14336 elements (v59, against the defaults in the
+    ///   same call: M = 256 on 8192 x 28672 174.0 against 210.6 us, 28672 x 8192 210.8 against
+    ///   235.0, 14336 x 4096 50.8 against 56.8, 14336 x 8192 104.5 against 113.7, 24576 x 8192
+    ///   180.3 against 211.0; M = 160 on 8192 x 28672 162.8 against 191.6; bf16, MXFP4 and
+    ///   8-bit weights 12-24% on 28672 x 8192). Smaller layers keep the 128-row tiles (8192^2
+    ///   M = 256: 59.7 against 57.2; 4096 x 14336 67.0 against 57.3). Not shipped in session 13
+    ///   (racecheck hazards: its split-K tail ran in both branches); session 14 joins the
+    ///   branches for the tail, and v61 measured it again against 6675b6a: M = 129 / 192 / 256
+    ///   on 28672 x 8192 207 / 209 / 226 -> 173 / 184 / 190 us, 24576 x 8192 (split 2) 205 /
+    ///   209 / 225 -> 156 / 172 / 194, 14336 x 4096 55 / 55 / 57 -> 46 / 48 / 52.
     ///
-    /// Stages: four (six for the 128-column tile), fewer where they do not fit (8-bit weights).
+    /// Stages: four (six for the 128-column tile, five for the 256-row tile), fewer where they
+    /// do not fit (8-bit weights).
     pub fn wgmma_for(m: usize, n_pad: usize, k_pad: usize, arch: Arch, bits: u8) -> Option<KernelPlan> {
         let big = n_pad >= 8192 && k_pad >= 8192;
         let size = n_pad * k_pad;
         // The deepest ring of at most `most` stages that fits.
-        let fit = |m_tiles: u32, n_warps: u32, ws: bool, most: u32| {
-            (2..=most).rev().map(|stages| KernelPlan { m_tiles, n_warps, k_warps: 1, bk: 128, stages, swap: false, wgmma: true, halves: false, ws }).find(|p| p.validate(arch, bits).is_ok())
+        let fit_bk = |m_tiles: u32, n_warps: u32, ws: bool, most: u32, bk: u32| {
+            (2..=most).rev().map(|stages| KernelPlan { m_tiles, n_warps, k_warps: 1, bk, stages, swap: false, wgmma: true, halves: false, ws }).find(|p| p.validate(arch, bits).is_ok())
         };
+        let fit = |m_tiles: u32, n_warps: u32, ws: bool, most: u32| fit_bk(m_tiles, n_warps, ws, most, 128);
+        // The warp-specialized 256 x 128 tile (v59) on the layers with many 128-column tiles.
+        if (129..=256).contains(&m) && (n_pad >= 14336 || size >= 8192 * 14336) {
+            if let Some(plan) = fit_bk(16, 2, true, 5, 64) {
+                return Some(plan);
+            }
+        }
         // Four math warpgroups and a producer (v41-v42, with setmaxnreg): 32 rows at M 17..32
         // on the largest layers, 48 rows at M 33..48 from 4096 x 14336 elements.
         match m {
@@ -512,7 +543,8 @@ impl KernelPlan {
     /// unsplit on 64 of the 132 SMs). Swapped plans with two n8 tiles of M fit 12 warps an SM
     /// (their registers), so they split while the grid fits that; with half-width warps (about
     /// 110-130 registers, 8 or 16 warps a CTA) that is one CTA an SM, which the v18 sweep's best
-    /// splits match.
+    /// splits match. A grid of such one-CTA-an-SM plans that needs more than one wave splits in
+    /// two over deep K where that fills its waves a quarter better (v61).
     pub fn split_k_for(&self, m: usize, n_pad: usize, k_pad: usize, sms: u32) -> u32 {
         // Unswapped half-width plans of 128 rows (~225 registers, 8 warps) also run one CTA an
         // SM; v19: split 2 at M = 128 on 8192 x 28672 (170 us, against 316 unsplit on 64 of the 132 SMs).
@@ -542,7 +574,19 @@ impl KernelPlan {
                 21 * sms / 10
             }
         };
-        [8u32, 4, 2].into_iter().find(|&s| tiles * s <= room(s) && stages >= 2 * s).unwrap_or(1)
+        let split = [8u32, 4, 2].into_iter().find(|&s| tiles * s <= room(s) && stages >= 2 * s).unwrap_or(1);
+        // A one-CTA-an-SM grid of more than one wave over deep K (8192 and more) splits in two
+        // where that fills its waves a quarter better (v61 sweep of the 256-row tile, M = 160 /
+        // 256: 24576 x 8192, 192 tiles filling 73% of two waves against 97% of three, 167 / 194
+        // us against 179 / 203 unsplit; 20480 x 8192 159 / 181 against 179 / 192; 22016 x 14336
+        // 265 / 304 against 302 / 337). Where the waves fill alike the split lost 16-25%
+        // (28672 x 8192, 14336 x 8192); at K = 4096 the partials' round trip weighs twice as
+        // much and the split lost up to 12% (24576 x 4096, 18432 x 4096 at M = 256).
+        let fill = |s: u32| (tiles * s) as f64 / ((tiles * s).div_ceil(sms) * sms) as f64;
+        if one_wave && split == 1 && tiles > sms && k_pad >= 8192 && fill(2) >= 1.25 * fill(1) {
+            return 2;
+        }
+        split
     }
 }
 
