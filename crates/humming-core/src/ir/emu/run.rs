@@ -131,10 +131,11 @@ struct Bar {
     count: u32,
     expected: u32,
     waiters: u64,
-    /// The instruction of the phase's first arrival when it was an aligned `bar.sync`, which
-    /// every participating thread must then execute (PTX: `.aligned` means that all threads
-    /// execute the same barrier instruction).
-    aligned_at: Option<usize>,
+    /// The instruction of the phase's first arrival, and whether it was an aligned `bar.sync`:
+    /// an aligned barrier's phase has every arrival at that one instruction (PTX: `.aligned`
+    /// means that all threads execute the same barrier instruction).
+    first_at: usize,
+    first_aligned: bool,
 }
 
 /// One `cp.async` in flight.
@@ -1226,39 +1227,25 @@ impl<'p, 'k> Runner<'p, 'k> {
         let expected = threads.unwrap_or(nwarps * 32);
         let pc = self.cta.warps[w].bar_pc;
         let b = &mut self.cta.bars[id as usize];
-        let first = b.count == 0;
-        let reason = if first {
-            b.expected = expected;
+        let reason = if b.count == 0 {
+            (b.expected, b.first_at, b.first_aligned) = (expected, pc, aligned);
             None
         } else if b.expected != expected {
             Some(format!("barrier {id} expects {} threads from earlier arrivals, this warp says {expected}", b.expected))
+        } else if (aligned || b.first_aligned) && pc != b.first_at {
+            // An aligned barrier's phase: every arrival at the same instruction.
+            Some(format!(
+                "barrier {id} is reached here and at {} in one phase: bar.sync is aligned (PTX: every participating thread executes the same instruction); warps that reach a barrier from different instructions need barrier.sync (not aligned)",
+                self.prog.site(self.prog.ops[b.first_at].site)
+            ))
         } else {
             None
         };
-        // An aligned barrier's phase: every arrival at the same instruction, in either order
-        // of aligned and unaligned arrivals.
-        let reason = reason.or_else(|| match (b.aligned_at, aligned, first) {
-            (Some(at), _, false) if at != pc => Some(at),
-            (None, true, false) => Some(usize::MAX),
-            _ => None,
-        }
-        .map(|at| {
-            let other = match at {
-                usize::MAX => "an unaligned barrier.sync".to_string(),
-                at => format!("the bar.sync at {}", self.prog.site(self.prog.ops[at].site)),
-            };
-            format!(
-                "barrier {id} is reached here and at {other} in one phase: bar.sync is aligned (PTX: every participating thread executes the same instruction); warps that reach a barrier from different instructions need barrier.sync (not aligned)"
-            )
-        }));
         if let Some(reason) = reason {
             let site = self.prog.site(self.prog.ops[pc].site);
             return Err(EmuError::BarrierMismatch { site, thread: self.thread(w, self.cta.warps[w].active.trailing_zeros()), reason });
         }
         let b = &mut self.cta.bars[id as usize];
-        if first && aligned {
-            b.aligned_at = Some(pc);
-        }
         b.count += 32;
         b.waiters |= 1u64 << w;
         self.cta.warps[w].state = WState::Waiting;
