@@ -206,6 +206,23 @@ pub enum EmuError {
         copy_thread: ThreadRef,
     },
 
+    /// A shared write (store, `cp.async` or bulk-copy destination) overlapping the B operand of a
+    /// `wgmma` whose group its warpgroup has not retired with `wgmma.wait_group` yet: the
+    /// asynchronous wgmma may read the new bytes.
+    #[error(
+        "shared {access} of {bytes} bytes at {addr:#x} by {thread} at {site} overlaps the B operand of the wgmma at \
+         {wgmma_site} of warpgroup {warpgroup}, not yet retired by wgmma.wait_group"
+    )]
+    WgmmaReadInFlight {
+        site: Site,
+        thread: ThreadRef,
+        access: Access,
+        addr: u32,
+        bytes: u32,
+        wgmma_site: Site,
+        warpgroup: u32,
+    },
+
     /// A value that must be warp-uniform (loop bounds, `If` condition) differs between active
     /// lanes, or a `bar.sync` is executed by only part of a warp. `thread` is the first lane
     /// that disagrees with the warp's first active lane.
@@ -303,6 +320,7 @@ impl EmuError {
             | SharedOutOfBounds { site, .. }
             | Misaligned { site, .. }
             | PendingCpAsync { site, .. }
+            | WgmmaReadInFlight { site, .. }
             | Divergent { site, .. }
             | BarrierDeadlock { site, .. }
             | BarrierMismatch { site, .. }
@@ -329,6 +347,7 @@ impl EmuError {
             | SharedOutOfBounds { thread, .. }
             | Misaligned { thread, .. }
             | PendingCpAsync { thread, .. }
+            | WgmmaReadInFlight { thread, .. }
             | Divergent { thread, .. }
             | BarrierDeadlock { thread, .. }
             | BarrierMismatch { thread, .. }

@@ -295,6 +295,13 @@ pub(crate) enum Kind {
         src_size: Option<Src>,
     },
     CpCommit,
+    /// `wgmma.commit_group` by the warp: the B reads of its warpgroup's wgmmas since the last
+    /// commit become a group.
+    WgCommit,
+    /// `wgmma.wait_group n` by the warp.
+    WgWait {
+        n: u32,
+    },
     /// `mbarrier.init` of the 8 bytes at `addr + off`.
     MbarInit {
         addr: Src,
@@ -1301,14 +1308,14 @@ impl<'k> Lowerer<'k> {
                 src: self.src(&Operand::Reg(*src), Ctx::Bits(32))?,
             },
             // One grid at a time: there is never a grid to wait for or to let start early.
-            // wgmma completes when its warpgroup's last warp reaches it, so the fences and
-            // group waits have nothing left to order.
+            // wgmma computes when its warpgroup's last warp reaches it; its B reads stay in
+            // flight (for the shared-write check) until the group's `wait_group`.
+            Inst::WgmmaCommit => Kind::WgCommit,
+            Inst::WgmmaWait { n } => Kind::WgWait { n: *n },
             Inst::Membar { .. }
             | Inst::FenceAcqRelGpu
             | Inst::GridDepLaunch
             | Inst::WgmmaFence
-            | Inst::WgmmaCommit
-            | Inst::WgmmaWait { .. }
             | Inst::FenceProxyAsync
             | Inst::FenceMbarrierInit => Kind::Nop,
             Inst::Wgmma { n, ab, d, a, b_desc, accumulate } => {

@@ -42,6 +42,14 @@ pub(crate) enum Fault {
         copy_warp: u32,
         copy_lane: u32,
     },
+    /// A shared write over the B operand of an unretired wgmma ([`WgReads`]).
+    WgmmaInFlight {
+        access: Access,
+        addr: u32,
+        bytes: u32,
+        wgmma_site: u32,
+        warpgroup: u32,
+    },
     Divergent(&'static str),
     DivZero,
     NotConverged {
@@ -74,6 +82,8 @@ enum Stop {
     Mbar { at: u32, parity: u32 },
     /// At a `barrier.cluster`: waits for every warp of the cluster.
     Cluster,
+    /// After an mbarrier arrival that completed a phase: ready, but the other warps go first.
+    Yield,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -183,6 +193,105 @@ struct CpState {
     live: usize,
     threads: Vec<ThreadCp>,
     mbars: std::collections::HashMap<u32, Mbar>,
+    wg: WgReads,
+}
+
+/// The shared bytes that `wgmma`s read as B and whose groups their warpgroups have not retired
+/// yet (`wgmma.wait_group`): the emulator computes a wgmma at once, but the hardware may read B
+/// any time until then, so a write there before is a race ([`Fault::WgmmaInFlight`]). Counts per
+/// 16-byte chunk of the window; groups per warpgroup, retired once all four warps have waited
+/// for them.
+#[derive(Default)]
+struct WgReads {
+    chunks: Vec<u16>,
+    /// Chunk references in flight (0: nothing to check).
+    live: usize,
+    groups: Vec<WgGroups>,
+}
+
+#[derive(Default)]
+struct WgGroups {
+    /// The chunks read since the last commit, with the wgmma's site.
+    open: Vec<(u32, u32)>,
+    /// Committed groups, oldest first: (group number, chunks with sites).
+    committed: std::collections::VecDeque<(u32, Vec<(u32, u32)>)>,
+    /// Groups formed so far, and per warp the groups it committed and those it has retired.
+    formed: u32,
+    commits: [u32; 4],
+    retired: [u32; 4],
+}
+
+impl WgReads {
+    fn reset(&mut self, window: usize) {
+        if self.live > 0 || self.chunks.len() != window.div_ceil(16) {
+            self.chunks.clear();
+            self.chunks.resize(window.div_ceil(16), 0);
+        }
+        self.live = 0;
+        self.groups.clear();
+    }
+
+    fn group(&mut self, q: usize) -> &mut WgGroups {
+        if self.groups.len() <= q {
+            self.groups.resize_with(q + 1, WgGroups::default);
+        }
+        &mut self.groups[q]
+    }
+
+    /// Warpgroup `q`'s wgmma at `site` read the 16-byte chunks `chunks` of the window.
+    fn read(&mut self, q: usize, site: u32, chunks: impl Iterator<Item = u32>) {
+        self.group(q);
+        let (counts, open) = (&mut self.chunks, &mut self.groups[q].open);
+        for c in chunks {
+            counts[c as usize] += 1;
+            open.push((c, site));
+            self.live += 1;
+        }
+    }
+
+    /// `wgmma.commit_group` by warp `w`: the first of the warpgroup's warps to commit its n-th
+    /// group forms it from the reads since the last one.
+    fn commit(&mut self, w: usize) {
+        let g = self.group(w / 4);
+        let i = w % 4;
+        if g.commits[i] == g.formed {
+            let open = std::mem::take(&mut g.open);
+            g.committed.push_back((g.formed, open));
+            g.formed += 1;
+        }
+        g.commits[i] += 1;
+    }
+
+    /// `wgmma.wait_group n` by warp `w`: its groups but the newest `n` are retired; those all
+    /// four warps have retired stop counting.
+    fn wait(&mut self, w: usize, n: u32) {
+        let g = self.group(w / 4);
+        let i = w % 4;
+        g.retired[i] = g.retired[i].max(g.commits[i].saturating_sub(n));
+        let done = *g.retired.iter().min().expect("four warps");
+        let mut freed = Vec::new();
+        while g.committed.front().is_some_and(|(k, _)| *k < done) {
+            freed.extend(g.committed.pop_front().expect("front").1);
+        }
+        for (c, _) in freed {
+            self.chunks[c as usize] -= 1;
+            self.live -= 1;
+        }
+    }
+
+    /// The unretired wgmma read (its site, warpgroup) overlapping window bytes `[off, off + len)`.
+    fn overlap(&self, off: usize, len: u32) -> Option<(u32, u32)> {
+        if self.live == 0 || len == 0 {
+            return None;
+        }
+        let (first, last) = (off / 16, (off + len as usize - 1) / 16);
+        if self.chunks[first..=last].iter().all(|&c| c == 0) {
+            return None;
+        }
+        self.groups.iter().enumerate().find_map(|(q, g)| {
+            g.committed.iter().flat_map(|(_, v)| v.iter()).chain(g.open.iter()).find(|(c, _)| (first..=last).contains(&(*c as usize))).map(|&(_, site)| (site, q as u32))
+        })
+    }
 }
 
 impl CpState {
@@ -195,6 +304,7 @@ impl CpState {
         self.free.clear();
         self.live = 0;
         self.mbars.clear();
+        self.wg.reset(window);
         self.threads.resize_with(threads, ThreadCp::default);
         for t in &mut self.threads {
             t.copies.clear();
@@ -290,13 +400,16 @@ impl CpState {
     /// One arrival on the barrier at `at`; with `cp` (`cp.async.mbarrier.arrive.noinc`) the
     /// thread's pending `cp.async` copies complete with this phase (they land at a wait that
     /// observes it, like bulk copies).
-    fn mbar_arrive(&mut self, at: u32, tid: usize, cp: bool) -> Result<(), Fault> {
+    /// An arrival on the barrier at `at` (with the thread's pending copies for `cp`): whether
+    /// it completed the phase.
+    fn mbar_arrive(&mut self, at: u32, tid: usize, cp: bool) -> Result<bool, Fault> {
         let copies = if cp { std::mem::take(&mut self.threads[tid].copies) } else { Vec::new() };
         let m = self.mbar(at)?;
         m.current.extend(copies);
         m.pending -= 1;
+        let phase = m.phase;
         Self::progress(m);
-        Ok(())
+        Ok(m.phase != phase)
     }
 
     /// Whether the phase of parity `parity` of the barrier at `at` has completed.
@@ -396,6 +509,11 @@ fn shared_offset(cp: &CpState, window_end: u64, addr: u64, len: u32, access: Acc
             copy_warp: c.warp,
             copy_lane: c.lane,
         });
+    }
+    if matches!(access, Access::Store | Access::CpAsyncDst | Access::BulkDst) {
+        if let Some((wgmma_site, warpgroup)) = cp.wg.overlap(off, len) {
+            return Err(Fault::WgmmaInFlight { access, addr: addr as u32, bytes: len, wgmma_site, warpgroup });
+        }
     }
     Ok(off)
 }
@@ -1049,6 +1167,15 @@ impl<'p, 'k> Runner<'p, 'k> {
                 copy_site: self.prog.site(copy_site),
                 copy_thread: self.thread(copy_warp as usize, copy_lane),
             },
+            Fault::WgmmaInFlight { access, addr, bytes, wgmma_site, warpgroup } => EmuError::WgmmaReadInFlight {
+                site,
+                thread,
+                access,
+                addr,
+                bytes,
+                wgmma_site: self.prog.site(wgmma_site),
+                warpgroup,
+            },
             Fault::Divergent(what) => EmuError::Divergent { site, thread, what },
             Fault::DivZero => EmuError::DivideByZero { site, thread },
             Fault::NotConverged { what, mask } => EmuError::NotConverged {
@@ -1216,6 +1343,7 @@ impl<'p, 'k> Runner<'p, 'k> {
                 Ok(Stop::Wgmma(op)) => self.wgmma_arrive(w, op)?,
                 Ok(Stop::Mbar { at, parity }) => self.cta.warps[w].state = WState::Mbar { at, parity },
                 Ok(Stop::Cluster) => self.cta.warps[w].state = WState::Cluster,
+                Ok(Stop::Yield) => {}
                 Err(trap) => return Err(self.to_error(w, trap)),
             }
             cur = (w + 1) % nwarps;
@@ -1321,6 +1449,11 @@ impl<'p, 'k> Runner<'p, 'k> {
                 }
             }
         }
+        // B stays read until the warpgroup retires this wgmma's group: its 16-byte chunks (the
+        // 8 k values of a row at k 0 and 8).
+        let site = self.prog.ops[pc].site;
+        let chunk = |k: u64, col: u64| ((d.addr(k, col) - SHARED_BASE as u64) / 16) as u32;
+        self.cta.cp.wg.read(q, site, (0..n).flat_map(|col| [chunk(0, col), chunk(8, col)]));
         let (_, rest) = self.cta.regs.split_at_mut(4 * q * stride);
         let mut it = rest.chunks_mut(stride);
         let mut warps: [&mut [u64]; 4] = std::array::from_fn(|_| it.next().expect("4 warps checked above"));
@@ -1765,12 +1898,21 @@ impl<'p, 'k> Runner<'p, 'k> {
                     check!(r);
                 }
                 Kind::MbarArrive { addr, off, cp: with_copies } => {
+                    let mut completed = false;
                     let r = try_lanes(m, |l| {
                         let a = mbar_addr(regs, addr, off, l)?;
                         let at = shared_at(cp, a, 8, Access::Mbarrier)? as u32;
-                        cp.mbar_arrive(at, w * 32 + l, with_copies)
+                        completed |= cp.mbar_arrive(at, w * 32 + l, with_copies)?;
+                        Ok(())
                     });
                     check!(r);
+                    if completed {
+                        // The warps waiting for that phase run next (one order the hardware
+                        // may take): what this warp does after its arrival must not be
+                        // needed by them, e.g. retiring the wgmmas of a slot it freed.
+                        pc += 1;
+                        break Stop::Yield;
+                    }
                 }
                 Kind::MbarWait { addr, off, parity } => {
                     // Every lane's barrier first: one whose phase has not completed suspends the
@@ -1818,6 +1960,9 @@ impl<'p, 'k> Runner<'p, 'k> {
                     check!(r);
                 }
                 Kind::Nop => {}
+                Kind::WgCommit if m != 0 => cp.wg.commit(w),
+                Kind::WgWait { n } if m != 0 => cp.wg.wait(w, n),
+                Kind::WgCommit | Kind::WgWait { .. } => {}
                 Kind::GridDepWait => {
                     waited = true;
                     self.cta.warps[w].waited = true;
