@@ -59,6 +59,20 @@ for key in sorted(best, key=lambda t: (t[0], t[1], t[2], t[4], t[5], t[3])):
           f"{bus(bf16):>8} {ratio(bf16, r['us']):>7} {bus(fp8):>8} {ratio(fp8, r['us']):>7} {bus(tiny):>8} {ratio(tiny, r['us']):>7} "
           f"{r['gbps']:>6.0f} {frac:>6} {r['tflops']:>7.1f} {r['plan']}/{r['split']} ({r.get('regs')}, {r.get('ctas_per_sm')})")
 
+floor = [r for r in rows if str(r.get("impl", "")).startswith("floor_") and "us" in r]
+if floor:
+    # What moving a shape's W4 g128 weight bytes costs at least (scripts/bench_torch.py `floor`),
+    # beside humming at M = 1 in the same harness.
+    print("\nfloors (W4 g128 weight + scale bytes of the shape; read = read-only kernel, copy = D2D copy of half, launch = one tiny kernel):")
+    print(f"{'harness':<6} {'N':>6} {'K':>6} {'read us':>8} {'%copy':>6} {'copy us':>8} {'%copy':>6} {'launch us':>9} {'hum M=1':>8} {'%copy':>6}")
+    fl = {(r["impl"], r["harness"], r["n"], r["k"]): r for r in floor}
+    for h, n, k in sorted({(r["harness"], r["n"], r["k"]) for r in floor}):
+        rd, cp, ln = (fl.get((i, h, n, k)) for i in ("floor_read", "floor_copy", "floor_launch"))
+        hm = min((r for r in hum if (r["harness"], r["n"], r["k"], r["m"]) == (h, n, k, 1) and r["spec"].startswith("w_u4-a_f16")),
+                 key=lambda r: r["us"], default=None)
+        pct = lambda r: f"{100 * r['gbps'] / bw:.0f}%" if r and bw and r.get("gbps") else "-"
+        print(f"{h:<6} {n:>6} {k:>6} {bus(rd):>8} {pct(rd):>6} {bus(cp):>8} {pct(cp):>6} {bus(ln):>9} {bus(hm):>8} {pct(hm):>6}")
+
 if show_all:
     print("\nall humming records:")
     for r in sorted(hum, key=lambda r: (r["harness"], r["n"], r["k"], r["m"], r["us"])):

@@ -6,7 +6,10 @@
 
 Implementations: cuBLAS fp16 and bf16 (torch.matmul), cuBLAS FP8 e4m3 (torch._scaled_mm, per-tensor
 scales, bf16 out; M padded to 16 when cuBLASLt refuses smaller M, reported as m_run), tinygemm
-W4 g128 (torch.ops.aten._weight_int4pack_mm, bf16 activations). Also the device-to-device copy
+W4 g128 (torch.ops.aten._weight_int4pack_mm, bf16 activations). `floor` (in --impls): what
+moving the bytes of a shape's W4 g128 weights and f16 scales costs at least, in the same harnesses:
+a read-only kernel over them (torch.amax of an int32 view), a device-to-device copy of half of them
+(as many bytes read + written), and one tiny kernel (the per-call floor of a graph). Also the device-to-device copy
 bandwidth (bytes read + written) and the cuBLAS bf16 rate at 8192^3 (the measured tensor-core
 ceiling). Prints one JSON object per line; failures print {"impl": ..., "error": ...}."""
 import argparse, json, sys, torch
@@ -14,7 +17,7 @@ import argparse, json, sys, torch
 p = argparse.ArgumentParser()
 p.add_argument("--shapes", default="8192x8192")
 p.add_argument("--m", default="1,16,64,256")
-p.add_argument("--impls", default="cublas_f16,cublas_bf16,cublas_fp8,tinygemm")
+p.add_argument("--impls", default="cublas_f16,cublas_bf16,cublas_fp8,tinygemm,floor")
 p.add_argument("--harness", default="graph,cold")
 p.add_argument("--iters", type=int, default=60)
 p.add_argument("--reps", type=int, default=9)
@@ -108,9 +111,40 @@ print(f"# torch {torch.__version__}; tinygemm schema: "
 ms = [int(x) for x in a.m.split(",")]
 impls = a.impls.split(",")
 harnesses = a.harness.split(",")
+
+
+def floors(n, k):
+    """The `floor` records of one shape (independent of M)."""
+    wbytes = n * k // 2 + n * (k // 128) * 2
+    copies = max(2, min(64, -(-3 * l2 // wbytes)))
+    bufs = [torch.randint(-2**31, 2**31 - 1, (wbytes // 4,), dtype=torch.int32, device=dev) for _ in range(copies)]
+    half = wbytes // 8
+    outs = [torch.empty(half, dtype=torch.int32, device=dev) for _ in range(copies)]
+    tiny = torch.zeros(1, device=dev)
+    kinds = {
+        "floor_read": (lambda i: torch.amax(bufs[i]), wbytes),
+        "floor_copy": (lambda i: outs[i].copy_(bufs[i][:half]), 8 * half),
+        "floor_launch": (lambda i: tiny.add_(1.0), 0),
+    }
+    for impl, (fn, byt) in kinds.items():
+        for h in harnesses:
+            try:
+                us, us_min = (time_graph if h == "graph" else time_cold)(fn, copies)
+            except Exception as ex:  # noqa: BLE001
+                emit(impl=impl, n=n, k=k, harness=h, error=f"{type(ex).__name__}: {str(ex)[:300]}")
+                continue
+            emit(impl=impl, device=name, n=n, k=k, harness=h, us=round(us, 2), us_min=round(us_min, 2), bytes=byt,
+                 gbps=round(byt / us / 1e3, 1) if byt else None, copies=copies)
+    del bufs, outs
+    torch.cuda.empty_cache()
+
+
 for shape in a.shapes.split(","):
     n, k = (int(v) for v in shape.split("x"))
     for impl in impls:
+        if impl == "floor":
+            floors(n, k)
+            continue
         try:
             if impl in ("cublas_f16", "cublas_bf16"):
                 dt = torch.float16 if impl == "cublas_f16" else torch.bfloat16

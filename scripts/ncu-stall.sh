@@ -7,6 +7,20 @@ OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 B=perf-bundle
 M='regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio|smsp__inst_executed.sum|sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active|sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active|smsp__cycles_active.avg|sm__warps_active.avg.pct_of_peak_sustained_active|smsp__issue_active.avg.pct_of_peak_sustained_active|dram__throughput.avg.pct_of_peak_sustained_elapsed|gpu__time_duration.sum'
 run() { timeout 60 ncu --clock-control none --target-processes all -k regex:hm_a16 -s 2 -c 1 --metrics "$M" "$B/bin/bench_a16" --arch sm_90a --no-copy --shapes $1 --m $2 --plans $3 --splits $4 --harness launch --iters 2 --reps 1 > "$OUT/ncu_$5.txt" 2>&1; }
+if [ "${1:-}" = mem ]; then
+  # Session 15: where the bytes go (DRAM, L2, L1/shared) and how busy issue and the tensor pipe
+  # are, for the sm_90a default kernels of the table's shapes at M = 8..256 (ncu flushes the
+  # caches before each kernel: the cold regime). BIN: the benchmark binary.
+  BIN=${BIN:-$B/bin/bench_a16}
+  mem() { timeout 60 ncu --clock-control none --target-processes all -k regex:hm_a16 -s 2 -c 1 \
+      --section SpeedOfLight --section MemoryWorkloadAnalysis --section ComputeWorkloadAnalysis --section Occupancy \
+      --metrics lts__t_bytes.sum,dram__bytes_read.sum,l1tex__m_xbar2l1tex_read_bytes.sum,sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active,smsp__issue_active.avg.pct_of_peak_sustained_active,lts__t_sectors_srcunit_tex_op_read.sum \
+      "$BIN" --arch sm_90a --no-copy --shapes $1 --m $2 --plans auto --splits auto --harness launch --iters 2 --reps 1 2>&1 \
+      | grep -vE '^==PROF==|^ +-+$|^ +Section:|^ +Metric Name' | sed "s/^/[$1 M=$2] /" >> "$OUT/ncu_mem.txt"; }
+  for m in ${MS:-8 16 32 64 128 256}; do mem 8192x8192 $m; done
+  for m in 32 64; do mem 28672x8192 $m; done
+  exit 0
+fi
 if [ "${1:-}" = halves ]; then
   # Session 7: full-width against half-width warps (n..x32) at M = 16 and 8.
   run 8192x28672 16 m2x8_n2x64_k2w_bk256_s4 4 m16_full

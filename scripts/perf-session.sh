@@ -407,6 +407,26 @@ case "$phase" in
     done
     echo '{}' > "$T"
     ;;
+  v63)
+    # Session 15: warp-specialized plans keep the stage's last wgmma groups pending and free its
+    # slot after the next stage's first wait (no drain of the tensor pipe at every stage end).
+    # GPU checks of the ws defaults (64 / 128 / 256 rows, 2-4 math warpgroups, splits 1-3), then
+    # the A/B of the ws default cells against bin/bench_a16_old (3a4bea9), alternated twice.
+    A="--arch sm_90a"
+    { chk "" 8192x8192 64 auto auto,3 61x8192x8192
+      chk "" 8192x8192 128 auto auto,3 111x8192x8192
+      chk "--act bf16" 8192x28672 32 auto auto,3 29x8192x28672
+      chk "" 28672x8192 256 auto auto,2 200x28672x8192
+      chk "--weight e2m1 --act bf16 --scale ue8m0 --group 32" 14336x4096 256 auto auto 241x14336x4096
+      chk "--dynamic-zero --weight u8" 4096x4096 256 auto auto 177x4096x4096
+    } > /dev/null 2> "$OUT/tests.txt"
+    checks_report
+    ab --shapes 8192x8192 --m 64,128,256
+    ab --shapes 28672x8192,8192x28672 --m 32,256
+    ab --shapes 4096x4096 --m 64,256
+    python3 scripts/ab_summary.py "$H"
+    echo '{}' > "$T"
+    ;;
   v62)
     # Session 14, closing call on the final build (no math-warp barrier in warp-specialized
     # epilogues): sanitizers on every split case (swapped, wgmma, warp-specialized 128 / 256
