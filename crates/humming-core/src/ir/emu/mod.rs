@@ -82,7 +82,10 @@
 //! `wgmma.mma_async` (sm_90a; A from registers, B through a no-swizzle shared-memory
 //! descriptor) is a warpgroup collective: a warp stops at it like at a barrier, and when the
 //! four warps of its warpgroup are there it runs for all of them at once (same arithmetic as
-//! `mma`), so `wgmma.fence`/`commit_group`/`wait_group` have nothing left to order. A CTA
+//! `mma`); its B reads stay in flight until every warp of the warpgroup has retired its group
+//! (`commit_group` forms groups, `wait_group n` retires all but the newest `n`), and a shared
+//! write over them is [`EmuError::WgmmaReadInFlight`] (the hardware may read B until then). A
+//! warp whose mbarrier arrival completes a phase yields to the warps waiting for it. A CTA
 //! without whole warpgroups, descriptors or accumulate predicates that differ between threads,
 //! swizzled descriptors, partial warps and B reads outside the window or under a pending
 //! `cp.async` are errors.

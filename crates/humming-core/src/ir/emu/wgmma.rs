@@ -1,8 +1,9 @@
 //! `wgmma.mma_async.sync.aligned.m64nNk16.f32.{f16,bf16}` with A from registers and B from a
 //! shared-memory descriptor, executed for a whole warpgroup (4 aligned warps) at once when its
 //! last warp reaches the instruction. The emulator completes it immediately, which is one of
-//! the orders the asynchronous hardware may take; `wgmma.fence`, `commit_group` and
-//! `wait_group` are then no-ops.
+//! the orders the asynchronous hardware may take; the B bytes it read stay in flight (a
+//! shared write over them is an error) until its group is retired by `wait_group`
+//! (`run.rs`, `WgReads`).
 //!
 //! Layouts (PTX ISA "Register Fragments and Shared Memory Matrix Layouts" for wgmma; CUTLASS
 //! `ALayout_64x16` / `CLayout_64xN`), for warp `w` of the warpgroup, `g = lane / 4`,
