@@ -409,10 +409,16 @@ case "$phase" in
     ;;
   v63)
     # Session 15: warp-specialized plans keep the stage's last wgmma groups pending and free its
-    # slot after the next stage's first wait (no drain of the tensor pipe at every stage end).
-    # GPU checks of the ws defaults (64 / 128 / 256 rows, 2-4 math warpgroups, splits 1-3), then
-    # the A/B of the ws default cells against bin/bench_a16_old (3a4bea9), alternated twice.
+    # slot after the next stage's first wait (no drain of the tensor pipe at every stage end;
+    # docs/perf-data/2026-12-01-v15/ws-carry.patch, applied for bin/bench_a16, against
+    # bin/bench_a16_old = 3a4bea9 or later). The A/B of the ws default cells first, alternated
+    # twice (session 15's call spent its limit on the checks and never reached it), then GPU
+    # checks of the ws defaults (~20 s each; session 15 passed these 7 on the patch).
     A="--arch sm_90a"
+    ab --shapes 8192x8192 --m 64,128,256
+    ab --shapes 28672x8192,8192x28672 --m 32,256
+    ab --shapes 4096x4096 --m 64,256
+    python3 scripts/ab_summary.py "$H"
     { chk "" 8192x8192 64 auto auto,3 61x8192x8192
       chk "" 8192x8192 128 auto auto,3 111x8192x8192
       chk "--act bf16" 8192x28672 32 auto auto,3 29x8192x28672
@@ -421,10 +427,6 @@ case "$phase" in
       chk "--dynamic-zero --weight u8" 4096x4096 256 auto auto 177x4096x4096
     } > /dev/null 2> "$OUT/tests.txt"
     checks_report
-    ab --shapes 8192x8192 --m 64,128,256
-    ab --shapes 28672x8192,8192x28672 --m 32,256
-    ab --shapes 4096x4096 --m 64,256
-    python3 scripts/ab_summary.py "$H"
     echo '{}' > "$T"
     ;;
   v62)
