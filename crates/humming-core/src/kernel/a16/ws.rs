@@ -1,0 +1,131 @@
+//! The main loop of warp-specialized plans: a producer warpgroup fills a ring of stages and
+//! signals them on mbarriers; the wgmma warpgroups wait, compute and free the slots.
+
+use crate::ir::builder::KernelBuilder;
+use crate::ir::{Addr, BinOp, Cmp, Inst, Operand, Reg, Ty};
+use crate::kernel::emit::Emit;
+
+/// What the warp-specialized main loop needs from [`build_main`].
+pub(super) struct WsLoop {
+    pub(super) stages: u32,
+    pub(super) stage_bytes: u32,
+    /// Window offset of the `full` mbarriers (`stages` of them, then the `empty` ones).
+    pub(super) mbar: u32,
+    pub(super) smem_base: Reg,
+    pub(super) tid: Reg,
+    pub(super) lane: Reg,
+    /// The producer warpgroup's threads.
+    pub(super) prod: Reg,
+    pub(super) math_warps: u32,
+    /// The math warps' accumulators, zeroed in their branch: no register of the producer's
+    /// branch holds them (the epilogue, which reads them, runs in the math branch too).
+    pub(super) acc: Vec<Reg>,
+    pub(super) n_iter: Reg,
+    pub(super) s_begin: Reg,
+    pub(super) pdl: bool,
+    /// [`KernelPlan::ws_registers`].
+    pub(super) regs: (u32, u32, u32),
+}
+
+/// The main loop of a warp-specialized plan ([`KernelPlan::ws`]). Stage `it` lives in ring slot
+/// `it % stages`, whose `full` barrier (128 arrivals: the producer threads' `cp.async.mbarrier.
+/// arrive.noinc`, each once its copies have landed) completes phase `it / stages` when the stage
+/// is in shared memory, and whose `empty` barrier (one arrival a math warp, after its wgmmas of
+/// the stage have retired) completes that phase when the slot may be refilled. The producer
+/// waits on `empty` before refilling a slot (not in the first round), the math warps on `full`
+/// before computing; no CTA barrier in between. With PDL the producer requests the first
+/// stages' weights before the dependency wait, as the other plans do. The math warps run the
+/// `epilogue` in their branch; the producer's ends with its loop, so no code it runs needs
+/// the math warps' registers and `setmaxnreg` can leave it few. The branches join for the
+/// split-K tail ([`build_main`]), which needs no accumulators.
+pub(super) fn warp_specialized_loop(
+    b: &mut KernelBuilder,
+    l: &WsLoop,
+    load_stage: &dyn Fn(&mut KernelBuilder, Reg, Reg, bool, bool),
+    first_weights: &dyn Fn(&mut KernelBuilder),
+    compute: &dyn Fn(&mut KernelBuilder, Reg, Reg),
+    epilogue: &dyn Fn(&mut KernelBuilder),
+) {
+    let s = l.stages;
+    let bar_of = |b: &mut KernelBuilder, first: u32, slot: Reg| {
+        let a = b.mad_u32(slot, 8u32, l.smem_base);
+        Addr::reg_off(a, (l.mbar + 8 * first) as i64)
+    };
+    let lead = b.setp(Cmp::Eq, Ty::U32, l.tid, 0u32);
+    b.guarded(lead, false, |b| {
+        for slot in 0..s {
+            let a = b.add_u32(l.smem_base, l.mbar + 8 * slot);
+            b.mbarrier_init(Addr::reg(a), 128);
+            b.mbarrier_init(Addr::reg_off(a, 8 * s as i64), l.math_warps);
+        }
+        b.emit(Inst::FenceMbarrierInit);
+    });
+    // The producer's zero rows (past M) were written by the generic proxy; wgmma reads them
+    // through the async one.
+    b.emit(Inst::FenceProxyAsync);
+    b.emit(Inst::BarSync { id: 0, threads: None, aligned: true });
+    // Slot, its byte offset and the phase parity of iteration `it`.
+    let slot_of = |b: &mut KernelBuilder, it: Reg| {
+        let round = b.op(BinOp::Div, Ty::U32, it, s);
+        let slot = b.op(BinOp::Rem, Ty::U32, it, s);
+        let off = b.mul_u32(slot, l.stage_bytes);
+        let parity = b.and32(round, 1u32);
+        (slot, off, parity)
+    };
+    let (_, prod_regs, math_regs) = l.regs;
+    b.if_else(
+        l.prod,
+        |b| {
+            b.emit(Inst::SetMaxNReg { inc: false, count: prod_regs });
+            if l.pdl {
+                first_weights(b);
+                b.emit(Inst::GridDepWait);
+                b.emit(Inst::GridDepLaunch);
+            }
+            b.for_range(0u32, l.n_iter, 1, |b, it| {
+                let (slot, off, parity) = slot_of(b, it);
+                let refill = b.setp(Cmp::Ge, Ty::U32, it, s);
+                b.if_then(refill, |b| {
+                    // Phase `it / stages - 1` of the slot's `empty` barrier.
+                    let p = b.xor(parity, 1u32);
+                    let e = bar_of(b, s, slot);
+                    b.mbarrier_wait(e, p);
+                });
+                let st = b.add_u32(l.s_begin, it);
+                if l.pdl {
+                    // The first round's weights were requested before the dependency wait.
+                    b.if_else(refill, |b| load_stage(b, st, off, true, true), |b| load_stage(b, st, off, true, false));
+                } else {
+                    load_stage(b, st, off, true, true);
+                }
+                let f = bar_of(b, 0, slot);
+                b.cp_async_mbarrier_arrive(f);
+            });
+        },
+        |b| {
+            b.emit(Inst::SetMaxNReg { inc: true, count: math_regs });
+            if l.pdl {
+                b.emit(Inst::GridDepWait);
+                b.emit(Inst::GridDepLaunch);
+            }
+            for &r in &l.acc {
+                b.mov_to(Ty::F32, r, Operand::f32(0.0));
+            }
+            let first = b.setp(Cmp::Eq, Ty::U32, l.lane, 0u32);
+            b.for_range(0u32, l.n_iter, 1, |b, it| {
+                let (slot, off, parity) = slot_of(b, it);
+                let f = bar_of(b, 0, slot);
+                b.mbarrier_wait(f, parity);
+                // The stage was written by cp.async (generic proxy); wgmma reads it through the
+                // async proxy.
+                b.emit(Inst::FenceProxyAsync);
+                let st = b.add_u32(l.s_begin, it);
+                // Ends with every wgmma group of the stage retired (no carry across stages).
+                compute(b, st, off);
+                let e = bar_of(b, s, slot);
+                b.guarded(first, false, |b| b.mbarrier_arrive(e));
+            });
+            epilogue(b);
+        },
+    );
+}
