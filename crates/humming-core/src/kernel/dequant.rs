@@ -63,7 +63,7 @@ impl Act16 {
         (1u32 << self.mantissa_bits()) as f32
     }
 
-    /// The pair that [`Act16::centre`] takes for zero point `z`: `magic + z` for f16 (a
+    /// The pair that `Act16::centre` takes for zero point `z`: `magic + z` for f16 (a
     /// subtraction), `-(magic + z)` for bf16 (an fma). Dynamic zero points are loaded in the
     /// same form.
     pub fn magic_zero(self, z: u32) -> u32 {

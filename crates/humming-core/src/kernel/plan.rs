@@ -112,7 +112,7 @@ impl KernelPlan {
     /// 64 rows where its weight copies are regular, 128 otherwise: ptxas 12.9 spilled 84 bytes
     /// at 64 registers and 64 rows, 64-192 bytes at 96 with 8-bit weights, before the epilogue
     /// moved into the math warps' branch), and the math warpgroups take the rest
-    /// of the pool (`setmaxnreg.inc`, at most 256), which must cover [`wgmma_registers`] (8
+    /// of the pool (`setmaxnreg.inc`, at most 256), which must cover `wgmma_registers` (8
     /// more for 8-bit weights or more than 64 rows: `m8x16_n3x64` spills 84 bytes at 128).
     pub fn ws_registers(&self, bits: u8) -> Option<(u32, u32, u32)> {
         let launch = (65536 / self.threads()).min(255) / 8 * 8;
@@ -193,7 +193,7 @@ impl KernelPlan {
     }
 
     /// Whether a wgmma plan (not warp-specialized) has no registers to spare: its accumulators
-    /// and working set ([`wgmma_registers`]) take all that its threads can have (128 rows over
+    /// and working set (`wgmma_registers`) take all that its threads can have (128 rows over
     /// four warpgroups).
     pub fn wgmma_registers_tight(&self) -> bool {
         self.wgmma && !self.ws && wgmma_registers(self.bm()) >= (65536 / self.threads()).min(255)

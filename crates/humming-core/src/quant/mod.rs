@@ -20,7 +20,7 @@
 //!   scale.
 //! * **Global scale** (NVFP4 and any config with `global_scale`): `global = (largest ideal
 //!   block scale) / cap`, with `cap` the scale format's largest value but at most the largest
-//!   power of two that keeps `value * block scale` within f16's range ([`block_scale_cap`]),
+//!   power of two that keeps `value * block scale` within f16's range (`block_scale_cap`),
 //!   i.e. for NVFP4 `absmax(W) / (6 * 448)`, stored
 //!   as `f32` rounded up; each block's ideal scale is then divided by the global scale before
 //!   it is stored. Not defined for `ue8m0` block scales ([`QuantError::GlobalScale`]).

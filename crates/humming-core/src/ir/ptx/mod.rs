@@ -57,7 +57,7 @@ pub fn print(kernel: &Kernel, arch: Arch) -> Result<String, PtxError> {
 }
 
 /// One statement of `kernel` as a line of PTX, for messages (the emulator names the statement
-/// an error happened at this way): an instruction exactly as [`print`] writes it, with its guard;
+/// an error happened at this way): an instruction exactly as [`print()`] writes it, with its guard;
 /// a loop or branch as a short head. An instruction the printer rejects is shown with the reason.
 pub fn stmt_text(kernel: &Kernel, stmt: &crate::ir::Stmt) -> String {
     use crate::ir::Stmt;
@@ -89,7 +89,7 @@ pub fn stmt_text(kernel: &Kernel, stmt: &crate::ir::Stmt) -> String {
     }
 }
 
-/// The `.version` [`print`] would choose: the lowest PTX version that has `arch` and every
+/// The `.version` [`print()`] would choose: the lowest PTX version that has `arch` and every
 /// instruction of `kernel`; `Unsupported` when an instruction needs a newer target.
 pub fn required_version(kernel: &Kernel, arch: Arch) -> Result<PtxVersion, PtxError> {
     emit::required_version(kernel, arch)

@@ -653,7 +653,7 @@ fn mma_tile(name: &str, half: Half, sm75: bool) -> Kernel {
     b.finish()
 }
 
-/// `mma_tile_f16(a, b, d)`: D[16x8] f32 = A[16x16] f16 x B[16x8] f16 with one
+/// `mma_tile_f16(a, b, d)`: `D[16x8]` f32 = `A[16x16]` f16 x `B[16x8]` f16 with one
 /// `mma.sync.m16n8k16.row.col.f32.f16.f16.f32` (sm_80+). A, B, D row-major; see `mma_tile`
 /// in the source for the fragment mapping. Launch 1 CTA of 32.
 pub fn mma_tile_f16() -> Kernel {
@@ -730,15 +730,15 @@ pub fn check_mma_tile_f16_sm75<E: Executor>(ex: &mut E, seed: u64) -> Result<(),
 // ---------------------------------------------------------------------------------------
 // e. mma_tile_s8
 
-/// `mma_tile_s8(a, bt, d)`: D[16x8] s32 (row-major) = A[16x32] s8 (row-major) x B[32x8] s8,
+/// `mma_tile_s8(a, bt, d)`: `D[16x8]` s32 (row-major) = `A[16x32]` s8 (row-major) x `B[32x8]` s8,
 /// where B is given transposed, `bt` = B^T as 8 rows (n) of 32 bytes (k), the "col" layout.
 /// One `mma.sync.m16n8k32.row.col.s32.s8.s8.s32` from zero accumulators (sm_80+).
 ///
 /// Fragments (PTX ISA, m16n8k32 with 8-bit inputs; `g = lane / 4`, `t = lane % 4`), each a
 /// plain 32-bit `ld.global` of 4 consecutive bytes:
-/// a0 = A[g][4t..4t+4], a1 = A[g+8][4t..], a2 = A[g][4t+16..], a3 = A[g+8][4t+16..];
-/// b0 = B^T[g][4t..4t+4] (= B[4t..4t+4][g]), b1 = B^T[g][4t+16..];
-/// d0, d1 = D[g][2t], D[g][2t+1]; d2, d3 = D[g+8][2t], D[g+8][2t+1].
+/// `a0 = A[g][4t..4t+4]`, `a1 = A[g+8][4t..]`, `a2 = A[g][4t+16..]`, `a3 = A[g+8][4t+16..]`;
+/// `b0 = B^T[g][4t..4t+4]` (= `B[4t..4t+4][g]`), `b1 = B^T[g][4t+16..]`;
+/// `d0, d1 = D[g][2t], D[g][2t+1]`; `d2, d3 = D[g+8][2t], D[g+8][2t+1]`.
 /// Launch 1 CTA of 32.
 pub fn mma_tile_s8() -> Kernel {
     let mut b = KernelBuilder::new("mma_tile_s8", 32);
@@ -984,7 +984,7 @@ const BULK_ROWS: u32 = 8;
 const BULK_ROW_BYTES: u32 = 256;
 
 /// `cp.async.bulk` through a two-slot ring with an mbarrier per slot: each CTA (128 threads)
-/// copies `stages` stages of [`BULK_ROWS`] rows of 256 bytes from `src` (stage `cta * stages +
+/// copies `stages` stages of `BULK_ROWS` (8) rows of 256 bytes from `src` (stage `cta * stages +
 /// k`); lane 0 of warp 0 inits both barriers (arrival count 1), `fence.mbarrier_init`, and for
 /// each stage `mbarrier.arrive.expect_tx` of the stage's bytes before lanes 0..8 issue one row
 /// each (after `fence.proxy.async`, since the slot was read through the generic proxy). Every

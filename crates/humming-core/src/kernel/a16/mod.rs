@@ -14,7 +14,7 @@
 //!
 //! Partial sums of the k warps are reduced in shared memory; with one split the epilogue
 //! converts and stores, otherwise every CTA writes its f32 partial and the last CTA of the tile
-//! to arrive sums them in split order (deterministic) with all its threads ([`reduce_tile`]).
+//! to arrive sums them in split order (deterministic) with all its threads (`reduce::reduce_tile`).
 
 use super::dequant::Dequant;
 use super::emit::Emit;
