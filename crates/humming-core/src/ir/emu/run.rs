@@ -231,28 +231,29 @@ impl WgReads {
         self.groups.clear();
     }
 
-    fn group(&mut self, q: usize) -> &mut WgGroups {
+    /// The counts, the live total and warpgroup `q`'s groups (created on first use), borrowed
+    /// apart.
+    fn parts(&mut self, q: usize) -> (&mut [u16], &mut usize, &mut WgGroups) {
         if self.groups.len() <= q {
             self.groups.resize_with(q + 1, WgGroups::default);
         }
-        &mut self.groups[q]
+        (&mut self.chunks, &mut self.live, &mut self.groups[q])
     }
 
     /// Warpgroup `q`'s wgmma at `site` read the 16-byte chunks `chunks` of the window.
     fn read(&mut self, q: usize, site: u32, chunks: impl Iterator<Item = u32>) {
-        self.group(q);
-        let (counts, open) = (&mut self.chunks, &mut self.groups[q].open);
+        let (counts, live, g) = self.parts(q);
         for c in chunks {
             counts[c as usize] += 1;
-            open.push((c, site));
-            self.live += 1;
+            g.open.push((c, site));
+            *live += 1;
         }
     }
 
     /// `wgmma.commit_group` by warp `w`: the first of the warpgroup's warps to commit its n-th
     /// group forms it from the reads since the last one.
     fn commit(&mut self, w: usize) {
-        let g = self.group(w / 4);
+        let (_, _, g) = self.parts(w / 4);
         let i = w % 4;
         if g.commits[i] == g.formed {
             let open = std::mem::take(&mut g.open);
@@ -265,17 +266,15 @@ impl WgReads {
     /// `wgmma.wait_group n` by warp `w`: its groups but the newest `n` are retired; those all
     /// four warps have retired stop counting.
     fn wait(&mut self, w: usize, n: u32) {
-        let g = self.group(w / 4);
+        let (counts, live, g) = self.parts(w / 4);
         let i = w % 4;
         g.retired[i] = g.retired[i].max(g.commits[i].saturating_sub(n));
         let done = *g.retired.iter().min().expect("four warps");
-        let mut freed = Vec::new();
         while g.committed.front().is_some_and(|(k, _)| *k < done) {
-            freed.extend(g.committed.pop_front().expect("front").1);
-        }
-        for (c, _) in freed {
-            self.chunks[c as usize] -= 1;
-            self.live -= 1;
+            for (c, _) in g.committed.pop_front().expect("front").1 {
+                counts[c as usize] -= 1;
+                *live -= 1;
+            }
         }
     }
 
