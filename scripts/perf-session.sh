@@ -427,6 +427,11 @@ case "$phase" in
       chk "--dynamic-zero --weight u8" 4096x4096 256 auto auto 177x4096x4096
     } > /dev/null 2> "$OUT/tests.txt"
     checks_report
+    # Session 16: the slots are freed later and elsewhere, so the sanitizers on the ws cases.
+    for tool in racecheck synccheck; do
+      timeout 90 compute-sanitizer --tool $tool --error-exitcode 9 "$B/bin/sanitize_a16" warp-specialized > "$OUT/$tool.txt" 2>&1
+      echo "$tool exit $?"; grep -E "ok \\(|SUMMARY|FAILED|rror" "$OUT/$tool.txt" | head -8
+    done
     echo '{}' > "$T"
     ;;
   v62)

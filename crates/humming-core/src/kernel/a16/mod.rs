@@ -572,10 +572,18 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     let wg_unroll = if spw % 2 == 0 { 2 } else { 1 };
     let wg_depth = (spw / wg_unroll - 1).min(2 / wg_unroll);
     let wg_carry = plan.wgmma && !plan.ws && cfg.cp_async && plan.stages >= 4 && wg_depth > 0;
+    // Warp-specialized plans keep the stage's last groups pending too (`ws_carry`, v63) and free
+    // its slot in the next stage, once the first wait there has retired them (`compute`'s
+    // `release`): the math warps no longer drain the tensor pipe at every stage's end.
+    let ws_carry = plan.ws && wg_depth > 0;
     // wgmma plans with several steps a stage: whether the group spans the stage.
     let wg_whole = (plan.wgmma && spw > 1).then(|| b.setp(Cmp::Ge, Ty::U32, pgshift, bk.trailing_zeros()));
-    let compute = |b: &mut KernelBuilder, st: Reg, off: Reg| {
-        b.if_then(nb_ok, |b| {
+    // `release` (warp-specialized plans with `ws_carry`): code that frees the previous stage's
+    // slot, run once by every math warp per stage: after the stage's first wgmma wait (which
+    // leaves at most the newest group pending, so the previous stage's groups have retired), or
+    // at once where the warp has no columns to compute.
+    let compute = |b: &mut KernelBuilder, st: Reg, off: Reg, release: Option<&dyn Fn(&mut KernelBuilder)>| {
+        let columns = |b: &mut KernelBuilder| {
             let sa = b.add_u32(off, smem_base);
             let sb_w = b.add_u32(sa, a_bytes);
             let sb_w = b.add_u32(sb_w, b_lane_off);
@@ -663,7 +671,13 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                                 tiles = (0..u).map(|j| scales_of(b, i + u + j)).collect();
                             }
                         }
-                        b.emit(Inst::WgmmaWait { n: if last && !wg_carry { 0 } else { wg_depth } });
+                        let carry = wg_carry || release.is_some();
+                        b.emit(Inst::WgmmaWait { n: if last && !carry { 0 } else { wg_depth } });
+                        // After the stage's first `wg_depth` groups, at most that many are
+                        // pending and all are this stage's: the previous stage's have retired.
+                        if let Some(rel) = release.filter(|_| i / u + 1 == wg_depth) {
+                            rel(b);
+                        }
                     }
                 };
                 match wg_whole {
@@ -672,6 +686,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                 }
                 return;
             }
+            debug_assert!(release.is_none(), "only wgmma stages carry groups");
             match &late {
                 None => {
                     for i in 0..spw {
@@ -794,7 +809,11 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                     }
                 }
             }
-        });
+        };
+        match release {
+            Some(rel) => b.if_else(nb_ok, |b| columns(b), |b| rel(b)),
+            None => b.if_then(nb_ok, |b| columns(b)),
+        }
     };
 
     // ---- main loop ----
@@ -1014,7 +1033,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
         );
     };
     if plan.ws {
-        let l = WsLoop { stages: plan.stages, stage_bytes, mbar: mbar_off, smem_base, tid, lane, prod: prod.expect("ws"), math_warps: plan.math_threads() / 32, acc: acc.iter().flatten().flatten().copied().collect(), n_iter, s_begin, pdl: cfg.pdl, regs: ws_regs.expect("validated ws plan") };
+        let l = WsLoop { carry: ws_carry, stages: plan.stages, stage_bytes, mbar: mbar_off, smem_base, tid, lane, prod: prod.expect("ws"), math_warps: plan.math_threads() / 32, acc: acc.iter().flatten().flatten().copied().collect(), n_iter, s_begin, pdl: cfg.pdl, regs: ws_regs.expect("validated ws plan") };
         warp_specialized_loop(&mut b, &l, &load_stage, &|b| first_stages(b, plan.stages, false, true, false), &compute, &epilogue);
     } else if cfg.cp_async {
         let s = plan.stages;
@@ -1053,7 +1072,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
             });
             loader.end_stage(b);
             let st = b.add_u32(s_begin, it);
-            compute(b, st, rd);
+            compute(b, st, rd, None);
             for r in [rd, wr] {
                 let n = b.add_u32(r, stage_bytes);
                 let wrap = b.setp(Cmp::Eq, Ty::U32, n, ring);
@@ -1072,7 +1091,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
             let off = b.mov(Ty::U32, 0u32);
             load_stage(b, st, off, true, true);
             b.emit(Inst::BarSync { id: 0, threads: None, aligned: true });
-            compute(b, st, off);
+            compute(b, st, off, None);
         });
     }
     if !plan.ws {

@@ -7,6 +7,10 @@ use crate::kernel::emit::Emit;
 
 /// What the warp-specialized main loop needs from [`build_main`].
 pub(super) struct WsLoop {
+    /// The stage's last wgmma groups stay pending into the next stage, which frees the slot
+    /// (`ws_carry` in [`super::build_main`]); otherwise each stage ends with them retired and
+    /// frees its own slot.
+    pub(super) carry: bool,
     pub(super) stages: u32,
     pub(super) stage_bytes: u32,
     /// Window offset of the `full` mbarriers (`stages` of them, then the `empty` ones).
@@ -43,7 +47,7 @@ pub(super) fn warp_specialized_loop(
     l: &WsLoop,
     load_stage: &dyn Fn(&mut KernelBuilder, Reg, Reg, bool, bool),
     first_weights: &dyn Fn(&mut KernelBuilder),
-    compute: &dyn Fn(&mut KernelBuilder, Reg, Reg),
+    compute: &dyn Fn(&mut KernelBuilder, Reg, Reg, Option<&dyn Fn(&mut KernelBuilder)>),
     epilogue: &dyn Fn(&mut KernelBuilder),
 ) {
     let s = l.stages;
@@ -120,11 +124,26 @@ pub(super) fn warp_specialized_loop(
                 // async proxy.
                 b.emit(Inst::FenceProxyAsync);
                 let st = b.add_u32(l.s_begin, it);
-                // Ends with every wgmma group of the stage retired (no carry across stages).
-                compute(b, st, off);
-                let e = bar_of(b, s, slot);
-                b.guarded(first, false, |b| b.mbarrier_arrive(e));
+                if l.carry {
+                    // The stage's last groups stay pending; `compute` frees the previous
+                    // stage's slot once they have retired (none before the first stage).
+                    let prev = b.add_u32(it, s - 1);
+                    let prev = b.op(BinOp::Rem, Ty::U32, prev, s);
+                    let e = bar_of(b, s, prev);
+                    let has_prev = b.setp(Cmp::Gt, Ty::U32, it, 0u32);
+                    let lead_prev = b.and_pred(first, has_prev);
+                    compute(b, st, off, Some(&|b: &mut KernelBuilder| b.guarded(lead_prev, false, |b| b.mbarrier_arrive(e))));
+                } else {
+                    // Ends with every wgmma group of the stage retired.
+                    compute(b, st, off, None);
+                    let e = bar_of(b, s, slot);
+                    b.guarded(first, false, |b| b.mbarrier_arrive(e));
+                }
             });
+            if l.carry {
+                // The last stage's groups, before the epilogue reads the sums.
+                b.emit(Inst::WgmmaWait { n: 0 });
+            }
             epilogue(b);
         },
     );
