@@ -407,6 +407,21 @@ case "$phase" in
     done
     echo '{}' > "$T"
     ;;
+  v64)
+    # Session 16: with ws-carry (v63) the warp-specialized tiles got faster, so the plan sweep of
+    # the wgmma / ws tiles again at the table's M = 32..256 (default first, splits auto,1,2,4);
+    # scripts/sweep_best.py prints each cell's best against its default.
+    A="--arch sm_90a"
+    sw() { bench $A --label v64s --no-copy --harness graph --splits auto,1,2,4 "$@"; }
+    big=28672x8192,8192x28672,8192x8192
+    sw --shapes $big --m 32 --plans auto,m2x16_n4x64_k1w_bk128_s5_ws,m2x16_n4x64_k1w_bk256_s3_ws,m2x16_n2x64_k1w_bk128_s4_ws
+    sw --shapes $big --m 64 --plans auto,m4x16_n4x64_k1w_bk128_s4_ws,m4x16_n2x64_k1w_bk128_s4_ws,m4x16_n2x64_k1w_bk128_s6_ws,m4x16_n4x64_k1w_bk128_s4_wg
+    sw --shapes $big --m 128 --plans auto,m8x16_n2x64_k1w_bk128_s4_ws,m8x16_n2x64_k1w_bk128_s5_ws,m8x16_n2x64_k1w_bk64_s6_ws,m8x16_n4x64_k1w_bk128_s4_wg
+    sw --shapes $big --m 256 --plans auto,m16x16_n2x64_k1w_bk64_s5_ws,m8x16_n2x64_k1w_bk128_s4_ws,m8x16_n2x64_k1w_bk128_s5_ws
+    sw --shapes 4096x4096 --m 128,256 --plans auto,m8x16_n2x64_k1w_bk128_s4_ws,m4x16_n2x64_k1w_bk128_s4_ws,m16x16_n2x64_k1w_bk64_s5_ws,m4x16_n2x64_k1w_bk128_s6_wg
+    python3 scripts/sweep_best.py "$H"
+    echo '{}' > "$T"
+    ;;
   v63)
     # Session 15: warp-specialized plans keep the stage's last wgmma groups pending and free its
     # slot after the next stage's first wait (no drain of the tensor pipe at every stage end;
