@@ -2,17 +2,17 @@ import json,sys,collections
 rows=[json.loads(l) for l in open(sys.argv[1])]
 d=collections.defaultdict(list)
 for r in rows:
-    d[(r['label'],r['n'],r['k'],r['m'],r['plan'],r['split'])].append(r['us'])
+    d[(r['label'],r.get('spec',''),r['n'],r['k'],r['m'],r['plan'],r['split'])].append(r['us'])
 ab=collections.defaultdict(dict)
-for (lab,n,k,m,plan,split),v in d.items():
+for (lab,spec,n,k,m,plan,split),v in d.items():
     if lab in ('bench_a16','bench_a16_old'):
-        ab[(n,k,m)][lab]=(min(v),plan,split)
+        ab[(spec,n,k,m)][lab]=(min(v),plan,split)
 for key in sorted(ab):
     o=ab[key].get('bench_a16_old'); nw=ab[key].get('bench_a16')
-    if o and nw: print(f"{key[0]:>6}x{key[1]:<6} M{key[2]:<4} old {o[0]:8.2f} new {nw[0]:8.2f} {100*(nw[0]/o[0]-1):+6.1f}%  {nw[1]}/{nw[2]}")
+    if o and nw: print(f"{key[0][:16]:16s} {key[1]:>6}x{key[2]:<6} M{key[3]:<4} old {o[0]:8.2f} new {nw[0]:8.2f} {100*(nw[0]/o[0]-1):+6.1f}%  {nw[1]}/{nw[2]}")
 print('--- splits sweep')
 sw=collections.defaultdict(dict)
-for (lab,n,k,m,plan,split),v in d.items():
+for (lab,spec,n,k,m,plan,split),v in d.items():
     if lab in ('splits','ws'): sw[(n,k,m,plan)][split]=min(v)
 for key in sorted(sw):
     print(f"{key[0]:>6}x{key[1]:<6} M{key[2]:<4} {key[3]:32s}", ' '.join(f"s{s}:{t:.2f}" for s,t in sorted(sw[key].items())))

@@ -407,6 +407,33 @@ case "$phase" in
     done
     echo '{}' > "$T"
     ;;
+  v65)
+    # Session 16, closing call: the v64 plan rules (bin/bench_a16) against ws-carry alone
+    # (bin/bench_a16_old = 20a9d2e) on the cells they change, GPU checks of the newly chosen
+    # plans, then the issue-6 table (scripts/bench-session.sh on this bundle's bench_a16, into
+    # $OUT/t). Leaves at most 8 files in $OUT.
+    A="--arch sm_90a"
+    ab --shapes 28672x8192,8192x28672 --m 64,96,128
+    ab --shapes 4096x4096,5120x4096,2048x8192 --m 96,128
+    ab --act bf16 --shapes 8192x28672 --m 64,128
+    ab --weight u8 --shapes 28672x8192 --m 128
+    python3 scripts/ab_summary.py "$H"
+    { chk "" 28672x8192 64 auto auto,2 61x28672x8192
+      chk "--act bf16" 8192x28672 64 auto auto 57x8192x28672
+      chk "" 8192x28672 128 auto auto,3 111x8192x28672
+      chk "--weight u8" 28672x8192 96 auto auto 90x28672x8192
+      chk "" 4096x4096 128 auto auto,1 127x4096x4096
+      chk "--dynamic-zero --weight u8" 2048x8192 96 auto auto 83x2048x8192
+      chk "--weight e2m1 --act bf16 --scale ue8m0 --group 32" 8192x28672 128 auto auto 100x8192x28672
+    } > /dev/null 2> "$OUT/tests.txt"
+    checks_report
+    mkdir -p gpu-bundle/bin && ln -sf "$(pwd)/$B/bin/bench_a16" gpu-bundle/bin/example_bench_a16
+    ARCH=sm_90a NOPDL=0 RUNTIME=0 OUT=$OUT/t bash scripts/bench-session.sh > /dev/null 2>&1
+    grep -E "^graph|^cold|copy bandwidth" "$OUT/t/table.txt" | head -80
+    rm -f "$OUT/t/humming.err"
+    grep -iE "error|panic|fail" "$L" | head -20
+    exit 0
+    ;;
   v64)
     # Session 16: with ws-carry (v63) the warp-specialized tiles got faster, so the plan sweep of
     # the wgmma / ws tiles again at the table's M = 32..256 (default first, splits auto,1,2,4);

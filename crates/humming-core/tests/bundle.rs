@@ -60,6 +60,8 @@ fn spec_plans_take_wgmma_on_sm90a_only() {
     let ws48 = Some("m3x16_n4x64_k1w_bk128_s4_ws");
     let ws32 = Some("m2x16_n4x64_k1w_bk128_s4_ws");
     let wg64 = Some("m4x16_n4x64_k1w_bk128_s4_wg");
+    // With ws-carry (v64): 64 rows with four math warpgroups at M 49..64 on the largest layers.
+    let ws64w = Some("m4x16_n4x64_k1w_bk128_s4_ws");
     // The 256 x 128 tile (v59) at M 129..256 from 14336 columns or 8192 x 14336 elements.
     let ws256 = Some("m16x16_n2x64_k1w_bk64_s5_ws");
     let same = None;
@@ -70,8 +72,9 @@ fn spec_plans_take_wgmma_on_sm90a_only() {
         (32, 8192, 8192, None, same),
         (40, 8192, 28672, ws48, Some(wg64)),
         (48, 28672, 8192, ws48, Some(wg64)),
-        (49, 8192, 28672, wg64, same),
-        (64, 28672, 8192, wg64, same),
+        (49, 8192, 28672, ws64w, Some(wg64)),
+        (64, 28672, 8192, ws64w, Some(wg64)),
+        (64, 16384, 8192, wg64, same),
         (64, 8192, 8192, ws64, same),
         (33, 8192, 8192, ws48, Some(ws64)),
         (48, 14336, 4096, ws48, Some(ws64)),
@@ -83,7 +86,8 @@ fn spec_plans_take_wgmma_on_sm90a_only() {
         (256, 8192, 8192, ws, same),
         (128, 8192, 16384, ws, same),
         (129, 8192, 16384, ws256, same),
-        (128, 28672, 8192, Some("m8x16_n4x64_k1w_bk128_s4_wg"), same),
+        (128, 28672, 8192, ws, same),
+        (96, 8192, 28672, ws, same),
         (256, 28672, 8192, ws256, same),
         (257, 28672, 8192, Some("m8x16_n4x64_k1w_bk128_s4_wg"), same),
         (192, 8192, 28672, ws256, same),
@@ -93,8 +97,9 @@ fn spec_plans_take_wgmma_on_sm90a_only() {
         (256, 14336, 4096, ws256, same),
         (256, 12288, 4096, wg64, same),
         (192, 4096, 14336, ws, same),
-        (65, 4096, 4096, Some("m4x16_n2x64_k1w_bk128_s6_wg"), same),
-        (128, 4096, 4096, Some("m4x16_n2x64_k1w_bk128_s6_wg"), same),
+        (65, 4096, 4096, ws64, same),
+        (128, 4096, 4096, ws64, same),
+        (128, 2048, 4096, Some("m4x16_n2x64_k1w_bk128_s6_wg"), same),
         (256, 4096, 4096, ws, same),
         (128, 6144, 4096, ws, same),
         (256, 6144, 4096, ws, same),
@@ -170,11 +175,11 @@ fn m65_to_128_deep_k_plan() {
     let tall = KernelPlan::choose(128, 8192, 28672, Arch::Sm90, 4);
     assert_eq!(tall.to_string(), "m8x16_n4x32_k2w_bk128_s3");
     assert_eq!(tall.split_k_for(128, 8192, 28672, 132), 2);
-    // On sm_90a the specs wgmma plans generate for take the 128 x 256 wgmma tile there instead
-    // (v33), split to one wave.
+    // On sm_90a the specs wgmma plans generate for take the 128 x 128 warp-specialized tile
+    // there instead (v64; the 128 x 256 wgmma tile before, v33), split to one wave.
     let wg = KernelPlan::choose_for(&spec("u4", ActFormat::F16, Arch::Sm90a), 100, 8192, 28672);
-    assert_eq!(wg.to_string(), "m8x16_n4x64_k1w_bk128_s4_wg");
-    assert_eq!(wg.split_k_for(100, 8192, 28672, 132), 4);
+    assert_eq!(wg.to_string(), "m8x16_n2x64_k1w_bk128_s4_ws");
+    assert_eq!(wg.split_k_for(100, 8192, 28672, 132), 2);
     assert_eq!(KernelPlan::choose_for(&spec("u4", ActFormat::F16, Arch::Sm90), 100, 8192, 28672), tall);
     assert_eq!(KernelPlan::choose(65, 8192, 28672, Arch::Sm90, 4), tall);
     for (m, n, k, arch, bits) in [(128, 28672, 8192, Arch::Sm90, 4), (128, 8192, 28672, Arch::Sm90, 3), (64, 8192, 28672, Arch::Sm90, 4), (128, 8192, 28672, Arch::Sm75, 4)] {

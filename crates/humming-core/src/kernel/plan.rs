@@ -437,6 +437,17 @@ impl KernelPlan {
     ///   on 28672 x 8192 207 / 209 / 226 -> 173 / 184 / 190 us, 24576 x 8192 (split 2) 205 /
     ///   209 / 225 -> 156 / 172 / 194, 14336 x 4096 55 / 55 / 57 -> 46 / 48 / 52.
     ///
+    /// - With ws-carry (session 16: the math warps leave the stage's last wgmma groups pending
+    ///   and free its slot in the next stage, 0-4% on the warp-specialized tiles, v63), the v64
+    ///   sweep of M = 32..256 (graph harness, same call, splits auto/1/2/4): the 64-row tile
+    ///   with four math warpgroups `m4x16_n4x64_k1w_bk128_s4_ws` at M = 49..64 on layers of at
+    ///   least 8192 x 20480 elements (M = 64: 65.1 / 65.5 us on 8192 x 28672 / 28672 x 8192
+    ///   against the wgmma tile's 69.9 / 71.6; a tie on 8192^2, which keeps `m4x16_n2x64_..._ws`);
+    ///   the 128 x 128 warp-specialized tile at M = 65..128 on layers of any size from 6144 x
+    ///   4096 elements (M = 128 on 8192 x 28672: 99.3 against 110.3, split 2; on 28672 x 8192
+    ///   106.2 against 106.8), and two 64-row tiles `m4x16_n2x64_k1w_bk128_s4_ws` below that
+    ///   from 4096^2 (M = 128: 15.2 against 16.1 for the six-stage wgmma tile).
+    ///
     /// Stages: four (six for the 128-column tile, five for the 256-row tile), fewer where they
     /// do not fit (8-bit weights).
     pub fn wgmma_for(m: usize, n_pad: usize, k_pad: usize, arch: Arch, bits: u8) -> Option<KernelPlan> {
@@ -463,11 +474,19 @@ impl KernelPlan {
                     return Some(plan);
                 }
             }
+            // 64 rows with four math warpgroups at M 49..64 on the largest layers (v64).
+            49..=64 if size >= 8192 * 20480 => {
+                if let Some(plan) = fit(4, 4, true, 4) {
+                    return Some(plan);
+                }
+            }
             _ => {}
         }
         let ws_rows = match m {
             ..=64 => (4096 * 4096..=8192 * 8192).contains(&size).then_some(4),
-            65..=128 => (6144 * 4096..=8192 * 16384).contains(&size).then_some(8),
+            // 128 rows from 6144 x 4096 elements up, two 64-row tiles from 4096^2 (v64).
+            65..=128 if size >= 6144 * 4096 => Some(8),
+            65..=128 => (size >= 4096 * 4096).then_some(4),
             _ => (size <= 8192 * 8192 && n_pad <= 8192).then_some(8),
         };
         if let Some(plan) = ws_rows.and_then(|m_tiles| fit(m_tiles, 2, true, 4)) {
