@@ -407,6 +407,18 @@ case "$phase" in
     done
     echo '{}' > "$T"
     ;;
+  v66)
+    # Session 16, closing call on the final build: the default-plan checks of
+    # device-check-defaults.sh (FROM / TO, bounded so that the table fits) with this bundle's
+    # bench_a16, then the issue-6 table (scripts/bench-session.sh) into $OUT/t.
+    mkdir -p gpu-bundle/bin && ln -sf "$(pwd)/$B/bin/bench_a16" gpu-bundle/bin/example_bench_a16
+    SKIP_QUICK=1 FROM=${FROM:-1} TO=${TO:-1000} OUT=$OUT timeout ${CHECK_S:-330} bash scripts/device-check-defaults.sh > "$OUT/tests.txt" 2>&1
+    echo "default checks: exit $?, $(grep -c '^check' "$OUT/default-checks.txt") check lines"; grep -vE "^check|^NVIDIA|^N x K|^skip" "$OUT/default-checks.txt" | head -5
+    ARCH=sm_90a NOPDL=0 RUNTIME=0 OUT=$OUT/t bash scripts/bench-session.sh > /dev/null 2>&1
+    grep -E "^graph|copy bandwidth" "$OUT/t/table.txt" | grep -E "copy|w_u4-a_f16" | head -40
+    rm -f "$OUT/t/humming.err"
+    exit 0
+    ;;
   v65)
     # Session 16, closing call: the v64 plan rules (bin/bench_a16) against ws-carry alone
     # (bin/bench_a16_old = 20a9d2e) on the cells they change, GPU checks of the newly chosen

@@ -86,7 +86,7 @@ fn spec_plans_take_wgmma_on_sm90a_only() {
         (256, 8192, 8192, ws, same),
         (128, 8192, 16384, ws, same),
         (129, 8192, 16384, ws256, same),
-        (128, 28672, 8192, ws, same),
+        (128, 28672, 8192, Some("m8x16_n4x64_k1w_bk128_s4_wg"), same),
         (96, 8192, 28672, ws, same),
         (256, 28672, 8192, ws256, same),
         (257, 28672, 8192, Some("m8x16_n4x64_k1w_bk128_s4_wg"), same),

@@ -442,11 +442,16 @@ impl KernelPlan {
     ///   sweep of M = 32..256 (graph harness, same call, splits auto/1/2/4): the 64-row tile
     ///   with four math warpgroups `m4x16_n4x64_k1w_bk128_s4_ws` at M = 49..64 on layers of at
     ///   least 8192 x 20480 elements (M = 64: 65.1 / 65.5 us on 8192 x 28672 / 28672 x 8192
-    ///   against the wgmma tile's 69.9 / 71.6; a tie on 8192^2, which keeps `m4x16_n2x64_..._ws`);
-    ///   the 128 x 128 warp-specialized tile at M = 65..128 on layers of any size from 6144 x
-    ///   4096 elements (M = 128 on 8192 x 28672: 99.3 against 110.3, split 2; on 28672 x 8192
-    ///   106.2 against 106.8), and two 64-row tiles `m4x16_n2x64_k1w_bk128_s4_ws` below that
-    ///   from 4096^2 (M = 128: 15.2 against 16.1 for the six-stage wgmma tile).
+    ///   against the wgmma tile's 69.9 / 71.6, v65 A/B 64.2 / 65.0 against 69.8 / 71.4, bf16
+    ///   -9%; a tie on 8192^2, which keeps `m4x16_n2x64_..._ws`);
+    ///   the 128 x 128 warp-specialized tile at M = 65..128 also above 8192 x 16384 elements
+    ///   where N <= 16384 (M = 128 on 8192 x 28672: 99.3 against 110.3 us, split 2; v65 A/B
+    ///   98.2 against 108.4, M = 96 94.9 against 100.8, bf16 -8.5%), not on wider ones (28672 x
+    ///   8192: a tie in v64, 2-4% slower in v65's A/B, 8-bit weights 3%: 224 tiles of 128
+    ///   columns make 1.7 waves, the wgmma tile's 112 of 256 one), and two 64-row tiles
+    ///   `m4x16_n2x64_k1w_bk128_s4_ws` below 6144 x 4096 elements from 4096^2 (v65 A/B, M = 96 /
+    ///   128: 4096^2 14.7 / 15.2 against 15.6 / 16.1 for the six-stage wgmma tile, 5120 x 4096
+    ///   21.6 / 21.7 against 23.3 / 23.4, 2048 x 8192 15.8 / 16.2 against 17.5 / 17.9).
     ///
     /// Stages: four (six for the 128-column tile, five for the 256-row tile), fewer where they
     /// do not fit (8-bit weights).
@@ -484,9 +489,11 @@ impl KernelPlan {
         }
         let ws_rows = match m {
             ..=64 => (4096 * 4096..=8192 * 8192).contains(&size).then_some(4),
-            // 128 rows from 6144 x 4096 elements up, two 64-row tiles from 4096^2 (v64).
-            65..=128 if size >= 6144 * 4096 => Some(8),
-            65..=128 => (size >= 4096 * 4096).then_some(4),
+            // 128 rows from 6144 x 4096 elements up, except on layers wider than one wave of its
+            // 128-column tiles above 8192 x 16384 elements (28672 x 8192: 224 tiles against the
+            // wgmma tile's 112 of 256 columns), two 64-row tiles from 4096^2 (v64, v65).
+            65..=128 if size >= 6144 * 4096 && (size <= 8192 * 16384 || n_pad <= 16384) => Some(8),
+            65..=128 if size < 6144 * 4096 => (size >= 4096 * 4096).then_some(4),
             _ => (size <= 8192 * 8192 && n_pad <= 8192).then_some(8),
         };
         if let Some(plan) = ws_rows.and_then(|m_tiles| fit(m_tiles, 2, true, 4)) {
