@@ -19,7 +19,7 @@ def main(path):
             continue
         key = (r["spec"], r["n"], r["k"], r["m"])
         cells.setdefault(key, []).append(r)
-    for (spec, n, k, m), rs in sorted(cells.items(), key=lambda c: (c[0][0], c[0][1], c[0][2], c[0][3])):
+    for (spec, n, k, m), rs in sorted(cells.items(), key=lambda c: c[0]):
         d = rs[0]
         best = min(rs, key=lambda r: r["us"])
         gain = 100.0 * (best["us"] / d["us"] - 1.0)

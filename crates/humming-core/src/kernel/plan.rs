@@ -489,11 +489,11 @@ impl KernelPlan {
         }
         let ws_rows = match m {
             ..=64 => (4096 * 4096..=8192 * 8192).contains(&size).then_some(4),
-            // 128 rows from 6144 x 4096 elements up, except on layers wider than one wave of its
-            // 128-column tiles above 8192 x 16384 elements (28672 x 8192: 224 tiles against the
-            // wgmma tile's 112 of 256 columns), two 64-row tiles from 4096^2 (v64, v65).
-            65..=128 if size >= 6144 * 4096 && (size <= 8192 * 16384 || n_pad <= 16384) => Some(8),
+            // Two 64-row tiles from 4096^2, 128 rows from 6144 x 4096 elements up, except on
+            // layers wider than one wave of its 128-column tiles above 8192 x 16384 elements
+            // (28672 x 8192: 224 tiles against the wgmma tile's 112 of 256 columns; v64, v65).
             65..=128 if size < 6144 * 4096 => (size >= 4096 * 4096).then_some(4),
+            65..=128 => (size <= 8192 * 16384 || n_pad <= 16384).then_some(8),
             _ => (size <= 8192 * 8192 && n_pad <= 8192).then_some(8),
         };
         if let Some(plan) = ws_rows.and_then(|m_tiles| fit(m_tiles, 2, true, 4)) {
