@@ -527,13 +527,38 @@ impl KernelBuilder {
         self.wgmma_desc_mode(start, 16, sbo, 1)
     }
 
-    fn wgmma_desc_mode(&mut self, start: Reg, lbo: u32, sbo: u32, mode: u64) -> Reg {
-        let enc = |x: u32| (x & 0x3ffff) >> 4;
+    /// The low word of [`KernelBuilder::wgmma_desc_sw128`]'s descriptor (start address and
+    /// leading byte offset), for descriptors of several operands at fixed offsets from one base
+    /// ([`KernelBuilder::wgmma_desc_sw128_at`]): computed once, each descriptor then costs one add.
+    pub fn wgmma_desc_sw128_lo(&mut self, start: Reg) -> Reg {
+        self.wgmma_desc_lo(start, 16)
+    }
+
+    /// The 128-byte-swizzle descriptor of the operand `bytes` (a multiple of 16) past the base
+    /// whose low word `lo` came from [`KernelBuilder::wgmma_desc_sw128_lo`]: the start field
+    /// plus `bytes / 16`. Equal to `wgmma_desc_sw128(base + bytes, sbo)` while the operand stays
+    /// in the shared window's first 256 KB (the 14-bit start field does not carry), as every
+    /// shared window does.
+    pub fn wgmma_desc_sw128_at(&mut self, lo: Reg, bytes: u32, sbo: u32) -> Reg {
+        assert!(bytes % 16 == 0 && bytes < 1 << 18, "descriptor offsets are multiples of 16 inside the shared window");
+        let lo = if bytes == 0 { lo } else { self.bin(BinOp::Add, Ty::U32, lo, bytes >> 4) };
+        self.wgmma_desc_hi(lo, sbo, 1)
+    }
+
+    fn wgmma_desc_lo(&mut self, start: Reg, lbo: u32) -> Reg {
         let s = self.shr(Ty::U32, start, 4u32);
         let s = self.and(Ty::U32, s, 0x3fffu32);
-        let lo = self.bin(BinOp::Or, Ty::B32, s, enc(lbo) << 16);
+        self.bin(BinOp::Or, Ty::B32, s, desc_field(lbo) << 16)
+    }
+
+    fn wgmma_desc_hi(&mut self, lo: Reg, sbo: u32, mode: u64) -> Reg {
         let lo = self.cvt(Ty::U64, Ty::U32, None, lo);
-        self.bin(BinOp::Or, Ty::B64, lo, Operand::Imm(((enc(sbo) as u64) << 32 | mode << 62) as i64))
+        self.bin(BinOp::Or, Ty::B64, lo, Operand::Imm(((desc_field(sbo) as u64) << 32 | mode << 62) as i64))
+    }
+
+    fn wgmma_desc_mode(&mut self, start: Reg, lbo: u32, sbo: u32, mode: u64) -> Reg {
+        let lo = self.wgmma_desc_lo(start, lbo);
+        self.wgmma_desc_hi(lo, sbo, mode)
     }
 
     /// `ldmatrix.sync.aligned.m8n8.xN{.trans}.shared.b16` into `n` (1, 2, 4) fresh `.b32` registers.
@@ -613,4 +638,9 @@ impl From<Reg> for Addr {
     fn from(r: Reg) -> Self {
         Addr::reg(r)
     }
+}
+
+/// A byte count in a `wgmma` descriptor's 14-bit fields: `(x & 0x3FFFF) >> 4`.
+fn desc_field(x: u32) -> u32 {
+    (x & 0x3ffff) >> 4
 }

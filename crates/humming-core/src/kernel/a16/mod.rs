@@ -645,6 +645,8 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                         b.ld_vec(Space::Shared, Ty::B32, (bits / 4) as usize, Addr::reg(waddr))
                     };
                     let u = wg_unroll;
+                    // The stage's B descriptors are offsets from one base (uniform adds).
+                    let desc_lo = b.wgmma_desc_sw128_lo(sa);
                     let mut tiles: Vec<_> = (0..if every_step { u } else { 1 }).map(|j| scales_of(b, j)).collect();
                     let mut words: Vec<_> = (0..u).map(|j| tile_words(b, j)).collect();
                     for i in (0..spw).step_by(u as usize) {
@@ -659,8 +661,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                             // B of step s = i + j: 32 bytes into a row of 128-byte slice s / 4
                             // (`a_chunk_offset`), 8-row groups 1 KB apart.
                             let s = i + j as u32;
-                            let start = b.add_u32(sa, (s / 4) * bm * 128 + (s % 4) * 32);
-                            let desc = b.wgmma_desc_sw128(start, 1024);
+                            let desc = b.wgmma_desc_sw128_at(desc_lo, (s / 4) * bm * 128 + (s % 4) * 32, 1024);
                             b.emit(Inst::Wgmma { n: bm, ab: cfg.mma.ab_type(), d: d.clone(), a, b_desc: desc, accumulate: Operand::Imm(1) });
                         }
                         b.emit(Inst::WgmmaCommit);
