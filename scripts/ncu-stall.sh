@@ -50,6 +50,11 @@ if [ "${1:-}" = src ]; then
     python3 "$B/ncu_src_summary.py" "/tmp/src_$5.csv" >> "$OUT/src_summary.txt" 2>&1 || head -c 3000 "/tmp/src_$5.csv" >> "$OUT/src_summary.txt"
     ncu -i "$OUT/rep_$5.ncu-rep" --page details > "$OUT/details_$5.txt" 2>&1
     rm -f "$OUT/rep_$5.ncu-rep"; }
+  # Session 17: one case, SRC_CASE="<shape> <M> <plan> <split> <name>".
+  if [ -n "${SRC_CASE:-}" ]; then
+    src $SRC_CASE
+    exit 0
+  fi
   if [ -n "${SRC_V10:-}" ]; then
     # Session 10: the sm_90a default wgmma and warp-specialized kernels after v9's swizzle.
     src 8192x28672 64 auto auto wg_m64

@@ -407,6 +407,32 @@ case "$phase" in
     done
     echo '{}' > "$T"
     ;;
+  v67)
+    # Session 17: three builds alternated twice on the wgmma / warp-specialized cells:
+    # bin/bench_a16_old = 17aba54 (session 16), bin/bench_a16_old2 = 3e05c7d (B descriptors as
+    # adds to one base a stage), bin/bench_a16 = ea9da6b (and the ws plans keep two wgmma groups
+    # pending); GPU checks of the changed ws kernels, racecheck on the ws cases, then the ncu
+    # source-level stall profile of the M = 32 default on 28672 x 8192 (new build).
+    A="--arch sm_90a"
+    abc() { for bin in bench_a16_old bench_a16_old2 bench_a16 bench_a16_old bench_a16_old2 bench_a16; do timeout 90 "$B/bin/$bin" $A --label $bin --no-copy --harness graph --plans auto --splits auto "$@" >> "$H" 2>> "$L"; done; }
+    abc --shapes 28672x8192,8192x28672,8192x8192 --m 32,48,64,128,256
+    abc --shapes 4096x4096 --m 64,128
+    abc --act bf16 --shapes 8192x28672 --m 32,64
+    python3 scripts/ab_summary.py "$H"
+    { chk "" 28672x8192 32 auto auto 29x28672x8192
+      chk "" 8192x28672 48 auto auto,2 45x8192x28672
+      chk "--act bf16" 8192x28672 64 auto auto 61x8192x28672
+      chk "" 8192x8192 128 auto auto,3 111x8192x8192
+      chk "--weight e2m1 --act bf16 --scale ue8m0 --group 32" 8192x28672 128 auto auto 100x8192x28672
+      chk "--dynamic-zero --weight u8" 4096x4096 128 auto auto 120x4096x4096
+    } > /dev/null 2> "$OUT/tests.txt"
+    checks_report
+    timeout 100 compute-sanitizer --tool racecheck --error-exitcode 9 "$B/bin/sanitize_a16" warp-specialized > "$OUT/racecheck.txt" 2>&1
+    echo "racecheck exit $?"; grep -E "ok \\(|SUMMARY|FAILED|rror" "$OUT/racecheck.txt" | head -8
+    SRC_CASE="28672x8192 32 auto auto ws_m32" OUT=$OUT bash "$B/ncu-stall.sh" src
+    head -c 2500 "$OUT/src_summary.txt"
+    echo '{}' > "$T"
+    ;;
   v66)
     # Session 16, closing call on the final build: the default-plan checks of
     # device-check-defaults.sh (FROM / TO, bounded so that the table fits) with this bundle's
