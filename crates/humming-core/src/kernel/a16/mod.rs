@@ -566,11 +566,12 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
 
     // wgmma steps are dequantized `wg_unroll` at a time (independent chains a warp interleaves;
     // v31: 1-4% at M <= 64) and their wgmmas committed as one group. `wg_depth`: the groups left
-    // pending after each commit (at most two steps' worth, fewer groups than a stage has), and
-    // whether they stay pending across stages (with four stages or more: one fewer stage is then
-    // in flight, see the main loop).
+    // pending after each commit (at most two steps' worth, four in warp-specialized tiles of 128
+    // rows or more, v67-v68; fewer groups than a stage has), and whether they stay pending
+    // across stages (with four stages or more: one fewer stage is then in flight, see the main
+    // loop).
     let wg_unroll = if spw % 2 == 0 { 2 } else { 1 };
-    let wg_depth = (spw / wg_unroll - 1).min(2 / wg_unroll);
+    let wg_depth = (spw / wg_unroll - 1).min(if plan.ws && bm >= 128 { 4 } else { 2 } / wg_unroll);
     let wg_carry = plan.wgmma && !plan.ws && cfg.cp_async && plan.stages >= 4 && wg_depth > 0;
     // Warp-specialized plans keep the stage's last groups pending too (`ws_carry`, v63) and free
     // its slot in the next stage, once the first wait there has retired them (`compute`'s
