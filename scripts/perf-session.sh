@@ -407,6 +407,31 @@ case "$phase" in
     done
     echo '{}' > "$T"
     ;;
+  v68)
+    # Session 17, second call: bin/bench_a16_old = 17aba54 (session 16), bin/bench_a16_old2 =
+    # 9594e01 (B descriptors as adds, powers-of-two divisions as shifts), bin/bench_a16 = add72ab
+    # (and two wgmma groups pending in ws tiles of 128+ rows), alternated twice over M = 1..256 of
+    # the shapes; GPU checks of the touched kernels and the gpu_a16 suite's realistic
+    # shapes on every target (the division change reaches every kernel's prologue).
+    A="--arch sm_90a"
+    abc() { for bin in bench_a16_old bench_a16_old2 bench_a16 bench_a16_old bench_a16_old2 bench_a16; do timeout 90 "$B/bin/$bin" $A --label $bin --no-copy --harness graph --plans auto --splits auto "$@" >> "$H" 2>> "$L"; done; }
+    abc --shapes 28672x8192,8192x28672,8192x8192 --m 1,16,32,64,128,256
+    abc --shapes 4096x4096 --m 1,16,64,128,256
+    python3 scripts/ab_summary.py "$H" > "$OUT/ab.txt"; cat "$OUT/ab.txt"
+    { chk "" 8192x8192 1 auto auto 1x8192x8192
+      chk "" 28672x8192 16 auto auto 13x28672x8192
+      chk "" 8192x28672 128 auto auto,3 127x8192x28672
+      chk "--act bf16" 28672x8192 256 auto auto 250x28672x8192
+      chk "--weight e2m1 --act bf16 --scale ue8m0 --group 32" 8192x8192 128 auto auto 100x8192x8192
+      chk "--dynamic-zero --weight u8" 8192x8192 256 auto auto 199x8192x8192
+      chk "" 8192x8192 64 auto auto,2 64x8192x8192
+    } > /dev/null 2> "$OUT/tests.txt"
+    checks_report
+    HUMMING_REQUIRE_GPU=1 timeout 150 $B/bin/gpu_a16 --test-threads=1 --nocapture realistic every_target > "$OUT/gpu_a16.txt" 2>&1
+    echo "gpu_a16 exit $?"; grep -E "test result|FAILED|panicked|worst" "$OUT/gpu_a16.txt" | head -8
+    echo '{}' > "$T"
+    exit 0
+    ;;
   v67)
     # Session 17: three builds alternated twice on the wgmma / warp-specialized cells:
     # bin/bench_a16_old = 17aba54 (session 16), bin/bench_a16_old2 = 3e05c7d (B descriptors as
