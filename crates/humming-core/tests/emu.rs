@@ -96,31 +96,6 @@ fn integer_arithmetic_wraps_at_width() {
     }
 }
 
-/// The builder turns unsigned division and remainder by a power-of-two immediate into a shift and
-/// a mask (ptxas lowers `div.u32 x, 4` to a reciprocal sequence); the results are the same.
-#[test]
-fn unsigned_division_by_powers_of_two_is_a_shift() {
-    let mut rng = Rng(0x0dd_c0de_5eed);
-    for ty in [Ty::U32, Ty::U64] {
-        let a = edge_vals(&mut rng, ty.bits());
-        for shift in [0u32, 1, 2, 5, 7, 31] {
-            let d = 1u64 << shift;
-            for op in [BinOp::Div, BinOp::Rem] {
-                let got = lanes_op(&[ty], &[a.clone()], ty, |b, r| b.bin(op, ty, r[0], Operand::Imm(d as i64)));
-                for (x, g) in a.iter().zip(&got) {
-                    assert_eq!(*g, if op == BinOp::Div { x / d } else { x % d }, "{op:?}.{ty:?} {x} by {d}");
-                }
-                let mut b = humming_core::ir::builder::KernelBuilder::new("pow2", 32);
-                let x = b.reg(humming_core::ir::RegClass::B32);
-                b.bin(op, Ty::U32, x, Operand::Imm(d as i64));
-                let body = format!("{:?}", b.finish());
-                let want = if op == BinOp::Div { "op: Shr" } else { "op: And" };
-                assert!(body.contains(want) && !body.contains("op: Div") && !body.contains("op: Rem"), "{op:?} by {d}: {body}");
-            }
-        }
-    }
-}
-
 #[test]
 fn mul_wide_and_mad() {
     let mut rng = Rng(99);

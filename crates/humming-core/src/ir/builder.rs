@@ -175,20 +175,9 @@ impl KernelBuilder {
 
     /// `op.ty d, a, b` into a fresh register.
     pub fn bin(&mut self, op: BinOp, ty: Ty, a: impl Into<Operand>, b: impl Into<Operand>) -> Reg {
-        let b = b.into();
-        // Unsigned division and remainder by a power of two as a shift and a mask: ptxas 12.9
-        // lowers `div.u32 x, 4` to the general sequence (I2F, MUFU.RCP, F2I and a fix-up).
-        if let (BinOp::Div | BinOp::Rem, Ty::U32 | Ty::U64, Operand::Imm(v)) = (op, ty, b) {
-            if v > 0 && (v as u64).is_power_of_two() {
-                return match op {
-                    BinOp::Div => self.bin(BinOp::Shr, ty, a, v.trailing_zeros()),
-                    _ => self.bin(BinOp::And, if ty == Ty::U32 { Ty::B32 } else { Ty::B64 }, a, Operand::Imm(v - 1)),
-                };
-            }
-        }
         let dst_ty = if op == BinOp::MulWide { widen(ty) } else { ty };
         let dst = self.reg_for(dst_ty);
-        self.emit(Inst::Bin { op, ty, dst, a: a.into(), b });
+        self.emit(Inst::Bin { op, ty, dst, a: a.into(), b: b.into() });
         dst
     }
 
