@@ -277,7 +277,7 @@ fn warp_specialized_plans_on_emulator() {
         for m_tiles in [1, 2, 4, 8, 16] {
             for n_warps in [1, 2, 3, 4] {
                 for bk in [64, 128] {
-                    let plan = KernelPlan { m_tiles, n_warps, k_warps: 1, bk, stages: [2, 3, 4][ran % 3], swap: false, wgmma: true, halves: false, ws: true };
+                    let plan = KernelPlan { m_tiles, n_warps, k_warps: 1, bk, stages: [2, 3, 4, 5][ran % 4], swap: false, wgmma: true, halves: false, ws: true };
                     if check_wgmma_case(spec, &plan, ran, 4000 + ran as u64) {
                         assert_eq!(plan.to_string().parse::<KernelPlan>().unwrap(), plan);
                         ran += 1;

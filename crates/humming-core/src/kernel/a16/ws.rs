@@ -68,13 +68,20 @@ pub(super) fn warp_specialized_loop(
     // through the async one.
     b.emit(Inst::FenceProxyAsync);
     b.emit(Inst::BarSync { id: 0, threads: None, aligned: true });
-    // Slot, its byte offset and the phase parity of iteration `it`.
-    let slot_of = |b: &mut KernelBuilder, it: Reg| {
-        let round = b.op(BinOp::Div, Ty::U32, it, s);
-        let slot = b.op(BinOp::Rem, Ty::U32, it, s);
-        let off = b.mul_u32(slot, l.stage_bytes);
-        let parity = b.and32(round, 1u32);
-        (slot, off, parity)
+    // The ring position of iteration `it` (slot `it % stages`, phase parity `it / stages & 1`),
+    // carried from iteration to iteration in registers: ptxas 12.9 lowers `div.u32` / `rem.u32`
+    // even by an immediate 4 to the general reciprocal sequence (I2F, MUFU.RCP, F2I, fix-up),
+    // which sat at the top of every stage of both branches (v68: 4-7% of the ws kernels' time).
+    let ring = |b: &mut KernelBuilder| (b.mov(Ty::U32, 0u32), b.mov(Ty::U32, 0u32));
+    let offset_of = |b: &mut KernelBuilder, slot: Reg| b.mul_u32(slot, l.stage_bytes);
+    let advance = |b: &mut KernelBuilder, (slot, parity): (Reg, Reg)| {
+        let next = b.add_u32(slot, 1u32);
+        let wrap = b.setp(Cmp::Eq, Ty::U32, next, s);
+        let next = b.selp(Ty::U32, 0u32, next, wrap);
+        b.mov_to(Ty::U32, slot, next);
+        let flip = b.selp(Ty::U32, 1u32, 0u32, wrap);
+        let p = b.xor(parity, flip);
+        b.mov_to(Ty::U32, parity, p);
     };
     let (_, prod_regs, math_regs) = l.regs;
     b.if_else(
@@ -86,8 +93,10 @@ pub(super) fn warp_specialized_loop(
                 b.emit(Inst::GridDepWait);
                 b.emit(Inst::GridDepLaunch);
             }
+            let pos = ring(b);
             b.for_range(0u32, l.n_iter, 1, |b, it| {
-                let (slot, off, parity) = slot_of(b, it);
+                let (slot, parity) = pos;
+                let off = offset_of(b, slot);
                 let refill = b.setp(Cmp::Ge, Ty::U32, it, s);
                 b.if_then(refill, |b| {
                     // Phase `it / stages - 1` of the slot's `empty` barrier.
@@ -104,6 +113,7 @@ pub(super) fn warp_specialized_loop(
                 }
                 let f = bar_of(b, 0, slot);
                 b.cp_async_mbarrier_arrive(f);
+                advance(b, pos);
             });
         },
         |b| {
@@ -116,8 +126,10 @@ pub(super) fn warp_specialized_loop(
                 b.mov_to(Ty::F32, r, Operand::f32(0.0));
             }
             let first = b.setp(Cmp::Eq, Ty::U32, l.lane, 0u32);
+            let pos = ring(b);
             b.for_range(0u32, l.n_iter, 1, |b, it| {
-                let (slot, off, parity) = slot_of(b, it);
+                let (slot, parity) = pos;
+                let off = offset_of(b, slot);
                 let f = bar_of(b, 0, slot);
                 b.mbarrier_wait(f, parity);
                 // The stage was written by cp.async (generic proxy); wgmma reads it through the
@@ -127,8 +139,9 @@ pub(super) fn warp_specialized_loop(
                 if l.carry {
                     // The stage's last groups stay pending; `compute` frees the previous
                     // stage's slot once they have retired (none before the first stage).
-                    let prev = b.add_u32(it, s - 1);
-                    let prev = b.op(BinOp::Rem, Ty::U32, prev, s);
+                    let first_slot = b.setp(Cmp::Eq, Ty::U32, slot, 0u32);
+                    let before = b.op(BinOp::Sub, Ty::U32, slot, 1u32);
+                    let prev = b.selp(Ty::U32, s - 1, before, first_slot);
                     let e = bar_of(b, s, prev);
                     let has_prev = b.setp(Cmp::Gt, Ty::U32, it, 0u32);
                     let lead_prev = b.and_pred(first, has_prev);
@@ -139,6 +152,7 @@ pub(super) fn warp_specialized_loop(
                     let e = bar_of(b, s, slot);
                     b.guarded(first, false, |b| b.mbarrier_arrive(e));
                 }
+                advance(b, pos);
             });
             if l.carry {
                 // The last stage's groups, before the epilogue reads the sums.
