@@ -407,6 +407,33 @@ case "$phase" in
     done
     echo '{}' > "$T"
     ;;
+  v69)
+    # Session 17, third call: bin/bench_a16_old = 17aba54 (session 16) against bin/bench_a16 =
+    # this build (B descriptors as adds; ws ring slot and phase carried in registers; two wgmma
+    # groups pending in ws tiles of 128+ rows), alternated twice on the cells the changes reach
+    # and two mma.sync cells they do not; GPU checks of the changed ws kernels (stage counts 4
+    # and 5, splits); racecheck and synccheck on the ws cases of sanitize_a16.
+    A="--arch sm_90a"
+    ab --shapes 28672x8192,8192x28672,8192x8192 --m 16,32,48,64,128,256
+    ab --shapes 4096x4096 --m 64,128,256
+    ab --act bf16 --shapes 8192x28672 --m 32,64,128
+    python3 scripts/ab_summary.py "$H" > "$OUT/ab.txt"; cat "$OUT/ab.txt"
+    { chk "" 28672x8192 32 auto auto 29x28672x8192
+      chk "" 8192x28672 48 auto auto,2 45x8192x28672
+      chk "--act bf16" 28672x8192 64 auto auto,2 61x28672x8192
+      chk "" 8192x8192 128 auto auto,3 111x8192x8192
+      chk "" 8192x28672 256 auto auto,3 250x8192x28672
+      chk "--weight e2m1 --act bf16 --scale ue8m0 --group 32" 28672x8192 200 auto auto 200x28672x8192
+      chk "--dynamic-zero --weight u8" 4096x4096 128 auto auto 120x4096x4096
+    } > /dev/null 2> "$OUT/tests.txt"
+    checks_report
+    for tool in racecheck synccheck; do
+      timeout 100 compute-sanitizer --tool $tool --error-exitcode 9 "$B/bin/sanitize_a16" warp-specialized > "$OUT/$tool.txt" 2>&1
+      echo "$tool exit $?"; grep -E "SUMMARY|FAILED|rror" "$OUT/$tool.txt" | head -4
+    done
+    echo '{}' > "$T"
+    exit 0
+    ;;
   v68)
     # Session 17, second call: bin/bench_a16_old = 17aba54 (session 16), bin/bench_a16_old2 =
     # 9594e01 (B descriptors as adds, powers-of-two divisions as shifts), bin/bench_a16 = add72ab
