@@ -407,6 +407,35 @@ case "$phase" in
     done
     echo '{}' > "$T"
     ;;
+  v70)
+    # Session 17, last call: after v67-v69 made the warp-specialized tiles 4-9% faster, do the
+    # plan thresholds that kept them off some shapes still hold? (A) M = 65..128 on layers
+    # wider than 16384 columns (the wgmma 128 x 256 tile by default) against the ws 128 x 128
+    # tile; (B) M = 17..48 below the four-warpgroup tiles' size thresholds (mma.sync defaults)
+    # against them. Three repeats each, alternating; GPU checks of each candidate on its shapes.
+    A="--arch sm_90a"
+    for rep in 1 2 3; do
+      bench $A --label v70a --no-copy --harness graph --shapes 28672x8192,24576x8192,20480x8192 --m 80,96,128 --plans auto,m8x16_n2x64_k1w_bk128_s4_ws --splits auto
+      bench $A --label v70b --no-copy --harness graph --shapes 8192x8192,4096x14336,14336x4096,8192x14336 --m 24,32 --plans auto,m2x16_n4x64_k1w_bk128_s4_ws --splits auto
+      bench $A --label v70b --no-copy --harness graph --shapes 8192x8192,6144x4096,4096x8192 --m 40,48 --plans auto,m3x16_n4x64_k1w_bk128_s4_ws --splits auto
+    done
+    # Each cell's plans, best of the three repeats (and the spread of each).
+    python3 -c 'import json,sys,collections
+d=collections.defaultdict(list)
+for l in open(sys.argv[1]):
+    r=json.loads(l); d[(r["n"],r["k"],r["m"])].append((r["plan"]+"/"+str(r["split"]),r["us"]))
+for key in sorted(d):
+    p=collections.defaultdict(list)
+    for pl,us in d[key]: p[pl].append(us)
+    print("%6dx%-6d M%-4d" % key, "  ".join("%s %.2f (%.2f-%.2f)" % (pl,min(v),min(v),max(v)) for pl,v in p.items()))' "$H" > "$OUT/best.txt"; cat "$OUT/best.txt"
+    { chk "" 24576x8192 96 m8x16_n2x64_k1w_bk128_s4_ws auto 90x24576x8192
+      chk "" 8192x14336 32 m2x16_n4x64_k1w_bk128_s4_ws auto 27x8192x14336
+      chk "" 6144x4096 48 m3x16_n4x64_k1w_bk128_s4_ws auto 45x6144x4096
+    } > /dev/null 2> "$OUT/tests.txt"
+    checks_report
+    echo '{}' > "$T"
+    exit 0
+    ;;
   v69)
     # Session 17, third call: bin/bench_a16_old = 17aba54 (session 16) against bin/bench_a16 =
     # this build (B descriptors as adds; ws ring slot and phase carried in registers; two wgmma
