@@ -70,6 +70,10 @@ fn spec_plans_take_wgmma_on_sm90a_only() {
         (17, 28672, 8192, ws32, Some(None)),
         (32, 8192, 28672, ws32, Some(None)),
         (32, 8192, 8192, None, same),
+        // From 8192 x 14336 elements since v70.
+        (32, 8192, 14336, ws32, Some(None)),
+        (24, 14336, 8192, ws32, Some(None)),
+        (32, 14336, 4096, None, same),
         (40, 8192, 28672, ws48, Some(wg64)),
         (48, 28672, 8192, ws48, Some(wg64)),
         (49, 8192, 28672, ws64w, Some(wg64)),
@@ -86,7 +90,9 @@ fn spec_plans_take_wgmma_on_sm90a_only() {
         (256, 8192, 8192, ws, same),
         (128, 8192, 16384, ws, same),
         (129, 8192, 16384, ws256, same),
-        (128, 28672, 8192, Some("m8x16_n4x64_k1w_bk128_s4_wg"), same),
+        // The 128 x 128 ws tile on layers wider than 16384 columns too since v70.
+        (128, 28672, 8192, ws, same),
+        (80, 24576, 8192, ws, same),
         (96, 8192, 28672, ws, same),
         (256, 28672, 8192, ws256, same),
         (257, 28672, 8192, Some("m8x16_n4x64_k1w_bk128_s4_wg"), same),
@@ -135,7 +141,7 @@ fn spec_plans_take_wgmma_on_sm90a_only() {
             }
         }
         // Up to M = 16 the spec's plans are the spec-agnostic ones, on every shape; up to M = 32
-        // below 8192 x 20480 elements.
+        // below 8192 x 14336 elements.
         for n_pad in [4096, 8192, 28672] {
             for m in [1, 8, 16, 32].into_iter().filter(|&m| m <= 16 || (n_pad <= 8192 && !float4)) {
                 assert_eq!(KernelPlan::choose_for(&s, m, n_pad, 8192), KernelPlan::choose(m, n_pad, 8192, arch, bits));

@@ -453,6 +453,19 @@ impl KernelPlan {
     ///   128: 4096^2 14.7 / 15.2 against 15.6 / 16.1 for the six-stage wgmma tile, 5120 x 4096
     ///   21.6 / 21.7 against 23.3 / 23.4, 2048 x 8192 15.8 / 16.2 against 17.5 / 17.9).
     ///
+    /// - After session 17 made the warp-specialized loops 4-9% faster (v69), v70 (graph harness,
+    ///   three repeats, best of each): the 128 x 128 warp-specialized tile also on layers wider
+    ///   than 16384 columns at M = 65..128 (M = 80 / 96 / 128: 28672 x 8192 91.4 / 99.1 / 105.7
+    ///   us against the wgmma tile's 97.5 / 107.3 / 112.7, 24576 x 8192 84.7 / 88.6 / 98.2
+    ///   against 98.5 / 103.5 / 109.3, 20480 x 8192 83.9 / 86.5 / 93.5 against 98.4 / 100.7 /
+    ///   104.6; 8-bit weights on 28672 x 8192 M = 96 / 128 110.3 / 126.4 against 116.9 /
+    ///   137.9), and the 32-row four-warpgroup tile at M = 17..32 from 8192 x 14336 elements
+    ///   (M = 24 / 32: 8192 x 14336 28.0 / 29.3 against the mma.sync 31.2 / 32.2, 14336 x 8192
+    ///   29.2 / 30.2 against 32.7 / 33.4, 16384 x 8192 30.0 / 30.8 against 32.5 / 33.5; 8192^2
+    ///   still 1-4% slower, 14336 x 4096 a tie, 4096 x 14336 13-18% slower). The 48-row tile's
+    ///   threshold holds (6144 x 4096 and 4096 x 8192 at M = 40 / 48: the two 64-row tiles 4-20%
+    ///   faster).
+    ///
     /// Stages: four (six for the 128-column tile, five for the 256-row tile), fewer where they
     /// do not fit (8-bit weights).
     pub fn wgmma_for(m: usize, n_pad: usize, k_pad: usize, arch: Arch, bits: u8) -> Option<KernelPlan> {
@@ -470,10 +483,10 @@ impl KernelPlan {
             }
         }
         // Four math warpgroups and a producer (v41-v42, with setmaxnreg): 32 rows at M 17..32
-        // on the largest layers, 48 rows at M 33..48 from 4096 x 14336 elements.
+        // from 8192 x 14336 elements (v70), 48 rows at M 33..48 from 4096 x 14336 elements.
         match m {
             ..=16 => return None,
-            17..=32 => return (size >= 8192 * 20480).then(|| fit(2, 4, true, 4)).flatten(),
+            17..=32 => return (size >= 8192 * 14336).then(|| fit(2, 4, true, 4)).flatten(),
             33..=48 if size >= 4096 * 14336 => {
                 if let Some(plan) = fit(3, 4, true, 4) {
                     return Some(plan);
@@ -489,11 +502,10 @@ impl KernelPlan {
         }
         let ws_rows = match m {
             ..=64 => (4096 * 4096..=8192 * 8192).contains(&size).then_some(4),
-            // Two 64-row tiles from 4096^2, 128 rows from 6144 x 4096 elements up, except on
-            // layers wider than one wave of its 128-column tiles above 8192 x 16384 elements
-            // (28672 x 8192: 224 tiles against the wgmma tile's 112 of 256 columns; v64, v65).
+            // Two 64-row tiles from 4096^2, 128 rows from 6144 x 4096 elements up (on layers
+            // wider than 16384 columns too since v70: 6-15% faster than the wgmma tile there).
             65..=128 if size < 6144 * 4096 => (size >= 4096 * 4096).then_some(4),
-            65..=128 => (size <= 8192 * 16384 || n_pad <= 16384).then_some(8),
+            65..=128 => Some(8),
             _ => (size <= 8192 * 8192 && n_pad <= 8192).then_some(8),
         };
         if let Some(plan) = ws_rows.and_then(|m_tiles| fit(m_tiles, 2, true, 4)) {
