@@ -6,7 +6,8 @@
 //! ```
 //!
 //! `--plan` defaults to the plan `KernelPlan::choose_for` takes for the shape and M. Writes
-//! `<out>/<entry>.ptx` and, where ptxas is found, `<out>/<entry>.cubin` (for `cuobjdump -sass`).
+//! `<out>/<entry>.ptx` and, where ptxas is found, `<out>/<entry>.cubin` (for `cuobjdump -sass`):
+//! one ptxas run gives both.
 
 use clap::Parser;
 use humming::core::ir::ptx;
@@ -47,15 +48,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let path = args.out.join(format!("{}.ptx", kernels.main.name));
     std::fs::write(&path, &text)?;
     println!("plan {plan}: {} ({} lines)", path.display(), text.lines().count());
-    match ptx::ptxas::assemble(&text, spec.arch()) {
-        Ok(report) => print!("{report}"),
-        Err(e) => println!("ptxas: {e}"),
-    }
     let cubin = path.with_extension("cubin");
-    let ptxas = ptx::ptxas::locate()?;
-    let status = std::process::Command::new(ptxas).arg(format!("-arch={}", spec.arch().name())).arg("-o").arg(&cubin).arg(&path).status()?;
-    if status.success() {
-        println!("cubin: {}", cubin.display());
+    match ptx::ptxas::assemble_file(&path, spec.arch(), &cubin) {
+        Ok(report) => {
+            print!("{report}");
+            println!("cubin: {}", cubin.display());
+        }
+        Err(e) => println!("ptxas: {e}"),
     }
     Ok(())
 }

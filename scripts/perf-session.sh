@@ -24,6 +24,15 @@ checks_report() { echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.t
 # A/B of the default plans: bin/bench_a16_old (OLD in perf-bundle.sh) and bin/bench_a16, alternated
 # twice, with the phase's $A and the given arguments (shapes, M, spec).
 ab() { for bin in bench_a16_old bench_a16 bench_a16_old bench_a16; do timeout 60 "$B/bin/$bin" $A --label $bin --no-copy --harness graph --plans auto --splits auto "$@" >> "$H" 2>> "$L"; done; }
+# The same with three builds (bin/bench_a16_old2 between them).
+abc() { for bin in bench_a16_old bench_a16_old2 bench_a16 bench_a16_old bench_a16_old2 bench_a16; do timeout 90 "$B/bin/$bin" $A --label $bin --no-copy --harness graph --plans auto --splits auto "$@" >> "$H" 2>> "$L"; done; }
+# racecheck and synccheck on the warp-specialized cases of sanitize_a16, logs in $OUT.
+ws_sanitizers() {
+  for tool in racecheck synccheck; do
+    timeout 100 compute-sanitizer --tool $tool --error-exitcode 9 "$B/bin/sanitize_a16" warp-specialized > "$OUT/$tool.txt" 2>&1
+    echo "$tool exit $?"; grep -E "ok \\(|SUMMARY|FAILED|rror" "$OUT/$tool.txt" | head -8
+  done
+}
 shapes=8192x8192,28672x8192,8192x28672
 case "$phase" in
   v1)
@@ -456,10 +465,7 @@ for key in sorted(d):
       chk "--dynamic-zero --weight u8" 4096x4096 128 auto auto 120x4096x4096
     } > /dev/null 2> "$OUT/tests.txt"
     checks_report
-    for tool in racecheck synccheck; do
-      timeout 100 compute-sanitizer --tool $tool --error-exitcode 9 "$B/bin/sanitize_a16" warp-specialized > "$OUT/$tool.txt" 2>&1
-      echo "$tool exit $?"; grep -E "SUMMARY|FAILED|rror" "$OUT/$tool.txt" | head -4
-    done
+    ws_sanitizers
     echo '{}' > "$T"
     exit 0
     ;;
@@ -470,7 +476,6 @@ for key in sorted(d):
     # the shapes; GPU checks of the touched kernels and the gpu_a16 suite's realistic
     # shapes on every target (the division change reaches every kernel's prologue).
     A="--arch sm_90a"
-    abc() { for bin in bench_a16_old bench_a16_old2 bench_a16 bench_a16_old bench_a16_old2 bench_a16; do timeout 90 "$B/bin/$bin" $A --label $bin --no-copy --harness graph --plans auto --splits auto "$@" >> "$H" 2>> "$L"; done; }
     abc --shapes 28672x8192,8192x28672,8192x8192 --m 1,16,32,64,128,256
     abc --shapes 4096x4096 --m 1,16,64,128,256
     python3 scripts/ab_summary.py "$H" > "$OUT/ab.txt"; cat "$OUT/ab.txt"
@@ -495,7 +500,6 @@ for key in sorted(d):
     # pending); GPU checks of the changed ws kernels, racecheck on the ws cases, then the ncu
     # source-level stall profile of the M = 32 default on 28672 x 8192 (new build).
     A="--arch sm_90a"
-    abc() { for bin in bench_a16_old bench_a16_old2 bench_a16 bench_a16_old bench_a16_old2 bench_a16; do timeout 90 "$B/bin/$bin" $A --label $bin --no-copy --harness graph --plans auto --splits auto "$@" >> "$H" 2>> "$L"; done; }
     abc --shapes 28672x8192,8192x28672,8192x8192 --m 32,48,64,128,256
     abc --shapes 4096x4096 --m 64,128
     abc --act bf16 --shapes 8192x28672 --m 32,64
@@ -591,10 +595,7 @@ for key in sorted(d):
     } > /dev/null 2> "$OUT/tests.txt"
     checks_report
     # Session 16: the slots are freed later and elsewhere, so the sanitizers on the ws cases.
-    for tool in racecheck synccheck; do
-      timeout 90 compute-sanitizer --tool $tool --error-exitcode 9 "$B/bin/sanitize_a16" warp-specialized > "$OUT/$tool.txt" 2>&1
-      echo "$tool exit $?"; grep -E "ok \\(|SUMMARY|FAILED|rror" "$OUT/$tool.txt" | head -8
-    done
+    ws_sanitizers
     echo '{}' > "$T"
     ;;
   v62)

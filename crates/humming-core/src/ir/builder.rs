@@ -517,14 +517,16 @@ impl KernelBuilder {
     /// address in `start` (`.b32`), leading byte offset `lbo` and stride byte offset `sbo`: each
     /// encoded as `(x & 0x3FFFF) >> 4`, in bits 0..14, 16..30 and 32..46.
     pub fn wgmma_desc(&mut self, start: Reg, lbo: u32, sbo: u32) -> Reg {
-        self.wgmma_desc_mode(start, lbo, sbo, 0)
+        let lo = self.wgmma_desc_lo(start, lbo);
+        self.wgmma_desc_hi(lo, sbo, 0)
     }
 
     /// A 128-byte-swizzle `wgmma` descriptor (layout type 1 in bits 62..64) of a K-major operand
     /// whose 8-row groups are `sbo` bytes apart; the leading byte offset is unused (16). The
     /// operand must lie in a 1 KB-aligned swizzle atom; `start` may point 32-byte k16 steps into it.
     pub fn wgmma_desc_sw128(&mut self, start: Reg, sbo: u32) -> Reg {
-        self.wgmma_desc_mode(start, 16, sbo, 1)
+        let lo = self.wgmma_desc_sw128_lo(start);
+        self.wgmma_desc_sw128_at(lo, 0, sbo)
     }
 
     /// The low word of [`KernelBuilder::wgmma_desc_sw128`]'s descriptor (start address and
@@ -554,11 +556,6 @@ impl KernelBuilder {
     fn wgmma_desc_hi(&mut self, lo: Reg, sbo: u32, mode: u64) -> Reg {
         let lo = self.cvt(Ty::U64, Ty::U32, None, lo);
         self.bin(BinOp::Or, Ty::B64, lo, Operand::Imm(((desc_field(sbo) as u64) << 32 | mode << 62) as i64))
-    }
-
-    fn wgmma_desc_mode(&mut self, start: Reg, lbo: u32, sbo: u32, mode: u64) -> Reg {
-        let lo = self.wgmma_desc_lo(start, lbo);
-        self.wgmma_desc_hi(lo, sbo, mode)
     }
 
     /// `ldmatrix.sync.aligned.m8n8.xN{.trans}.shared.b16` into `n` (1, 2, 4) fresh `.b32` registers.

@@ -152,7 +152,6 @@ fn unique_stem() -> PathBuf {
 
 /// Runs `ptxas -arch=<arch> -v` on `ptx` and returns its per-entry report.
 pub fn assemble(ptx: &str, arch: Arch) -> Result<PtxasReport, PtxasError> {
-    let ptxas = locate()?;
     let stem = unique_stem();
     let (src, out) = (stem.with_extension("ptx"), stem.with_extension("cubin"));
     let _cleanup = TempFiles(vec![src.clone(), out.clone()]);
@@ -160,12 +159,18 @@ pub fn assemble(ptx: &str, arch: Arch) -> Result<PtxasReport, PtxasError> {
         what: format!("writing {}", src.display()),
         source,
     })?;
+    assemble_file(&src, arch, &out)
+}
+
+/// [`assemble`] for the PTX file `src`, keeping the cubin at `out` (for `cuobjdump -sass`).
+pub fn assemble_file(src: &Path, arch: Arch, out: &Path) -> Result<PtxasReport, PtxasError> {
+    let ptxas = locate()?;
     let result = Command::new(&ptxas)
         .arg(format!("-arch={}", arch.name()))
         .arg("-v")
         .arg("-o")
-        .arg(&out)
-        .arg(&src)
+        .arg(out)
+        .arg(src)
         .output()
         .map_err(|source| PtxasError::Io {
             what: format!("running {}", ptxas.display()),
