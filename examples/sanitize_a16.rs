@@ -34,6 +34,7 @@ fn main() {
         cases.push(("warp-specialized, setmaxnreg", "u4", ActFormat::F16, Arch::Sm90a, 45, 1, Some("m3x16_n4x64_k1w_bk128_s4_ws")));
         cases.push(("warp-specialized, split 2", "u4", ActFormat::F16, Arch::Sm90a, 45, 2, Some("m3x16_n4x64_k1w_bk128_s4_ws")));
         cases.push(("warp-specialized 256 rows, split 2", "u4", ActFormat::F16, Arch::Sm90a, 200, 2, Some("m16x16_n2x64_k1w_bk64_s5_ws")));
+        cases.push(("warp-specialized 32 rows, f32 sums, split 2", "u4", ActFormat::F16, Arch::Sm90a, 29, 2, Some("m2x16_n4x64_k1w_bk128_s4_ws")));
     }
     if let Some(only) = std::env::args().nth(1) {
         cases.retain(|c| c.0.contains(only.as_str()));

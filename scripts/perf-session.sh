@@ -416,6 +416,36 @@ case "$phase" in
     done
     echo '{}' > "$T"
     ;;
+  v71)
+    # Session 18, first call: warp-specialized tiles of up to 32 rows scale f32 sums once a
+    # stage instead of every fragment pair (`wg_sums`). bin/bench_a16_old = 3f769d4 (session 17),
+    # bin/bench_a16 = this build. GPU checks of the changed kernels first (16-bit and 8-bit
+    # scales, bf16, zero points, splits, per-step groups), then the defaults A/B on the cells the
+    # 32-row tile serves, alternated twice; then, on this build, the 16- and 32-row tiles against
+    # the defaults where mma.sync plans are chosen (M = 9..32), twice; racecheck and synccheck.
+    A="--arch sm_90a"
+    { chk "" 28672x8192 32 auto auto 29x28672x8192
+      chk "--act bf16" 8192x28672 32 auto auto,2 27x8192x28672
+      chk "--dynamic-zero" 28672x8192 24 auto auto 21x28672x8192
+      chk "--scale e4m3" 8192x14336 32 auto auto 30x8192x14336
+      chk "--weight e2m1 --act bf16 --scale ue8m0 --group 32" 28672x8192 32 auto auto 31x28672x8192
+      chk "" 8192x8192 16 m1x16_n4x64_k1w_bk128_s4_ws auto,2 13x8192x8192
+      chk "" 8192x8192 32 m2x16_n4x64_k1w_bk128_s4_ws 3 32x8192x8192
+      chk "--weight u8" 4096x4096 32 m2x16_n4x64_k1w_bk128_s4_ws auto 25x4096x4096
+    } > /dev/null 2> "$OUT/tests.txt"
+    checks_report
+    ab --shapes 28672x8192,8192x28672,8192x14336,14336x8192 --m 24,32
+    ab --act bf16 --shapes 8192x28672 --m 32
+    ab --dynamic-zero --shapes 28672x8192 --m 32
+    python3 scripts/ab_summary.py "$H" > "$OUT/ab.txt"; cat "$OUT/ab.txt"
+    for rep in 1 2; do
+      H=$OUT/sweep.jsonl bench $A --label v71s --no-copy --harness graph --shapes 28672x8192,8192x28672,8192x8192 --m 12,16 --plans auto,m1x16_n4x64_k1w_bk128_s4_ws,m1x16_n2x64_k1w_bk128_s4_ws --splits auto
+      H=$OUT/sweep.jsonl bench $A --label v71s --no-copy --harness graph --shapes 8192x8192,4096x14336,14336x4096 --m 24,32 --plans auto,m2x16_n4x64_k1w_bk128_s4_ws --splits auto
+    done
+    python3 scripts/sweep_best.py "$OUT/sweep.jsonl" > "$OUT/best.txt" 2>&1; cat "$OUT/best.txt"
+    ws_sanitizers
+    exit 0
+    ;;
   v70)
     # Session 17, last call: after v67-v69 made the warp-specialized tiles 4-9% faster, do the
     # plan thresholds that kept them off some shapes still hold? (A) M = 65..128 on layers

@@ -268,7 +268,10 @@ fn warp_specialized_plans_on_emulator() {
     let sm90a = |w: &str, act: ActFormat, group: ScaleGroup| spec(w, act, None, group, ZeroPoint::Implicit, Arch::Sm90a);
     let mxfp4 = spec("e2m1", ActFormat::Bf16, Some(ScaleFormat::Ue8m0), Group(32), ZeroPoint::Implicit, Arch::Sm90a);
     let zp = spec("u4", ActFormat::F16, None, Group(128), ZeroPoint::Dynamic, Arch::Sm90a);
-    let specs = [sm90a("u4", ActFormat::F16, Group(128)), sm90a("e2m1", ActFormat::Bf16, Group(32)), sm90a("u8", ActFormat::F16, PerChannel), mxfp4, zp];
+    // 8-bit scales of groups that span a stage: tiles of up to 32 rows scale the f32 sums with
+    // them (`wg_sums` in the generator); MXFP4 above, with groups of 32, scales fragments.
+    let e4m3_scales = spec("u4", ActFormat::F16, Some(ScaleFormat::E4m3), Group(128), ZeroPoint::Implicit, Arch::Sm90a);
+    let specs = [sm90a("u4", ActFormat::F16, Group(128)), sm90a("e2m1", ActFormat::Bf16, Group(32)), sm90a("u8", ActFormat::F16, PerChannel), mxfp4, zp, e4m3_scales, sm90a("u4", ActFormat::Bf16, Group(128))];
     let mut ran = 0;
     for spec in &specs {
         // Up to four math warpgroups (640 threads: the producer gives registers back), up to

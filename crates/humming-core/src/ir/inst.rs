@@ -274,7 +274,7 @@ pub enum Inst {
     /// m16n8 accumulator fragment of each n8 block in turn; `b_desc`: a 64-bit shared-memory
     /// matrix descriptor of B stored K-major (start, leading byte offset between core matrices
     /// along K, stride byte offset between 8-row groups along N, no swizzle); `accumulate`: a
-    /// predicate or the immediate 1 (false: `D = A x B`). Asynchronous: `d` and `a` may be
+    /// predicate or the immediate 1 or 0 (false, 0: `D = A x B`). Asynchronous: `d` and `a` may be
     /// touched only after a [`Inst::WgmmaWait`] covering it, and a [`Inst::WgmmaFence`] must
     /// precede the first wgmma and follow register writes it reads.
     Wgmma { n: u32, ab: MmaType, d: Vec<Reg>, a: Vec<Reg>, b_desc: Reg, accumulate: Operand },

@@ -52,6 +52,20 @@ impl Act16 {
         }
     }
 
+    /// The low half of `pair` as an f32 (exact).
+    pub fn pair_to_f32(self, b: &mut KernelBuilder, pair: Reg) -> Reg {
+        match self {
+            Act16::F16 => {
+                let (lo, _) = b.unpack_b16(pair);
+                b.cvt(Ty::F32, Ty::F16, None, lo)
+            }
+            Act16::Bf16 => {
+                let v = b.shl32(pair, 16);
+                b.mov_as(RegClass::F32, v)
+            }
+        }
+    }
+
     /// `x` in both halves of a 32-bit immediate.
     pub fn pair_imm(self, x: f32) -> u32 {
         self.bits_of(x) * 0x0001_0001

@@ -109,16 +109,7 @@ impl ScaleSource {
             // 8-bit scales through the activation-type pair (both halves equal).
             _ => {
                 let pair = self.scale_of(b, &words, &halves, j);
-                match self.act {
-                    Act16::F16 => {
-                        let (lo, _) = b.unpack_b16(pair);
-                        b.cvt(Ty::F32, Ty::F16, None, lo)
-                    }
-                    Act16::Bf16 => {
-                        let v = b.shl32(pair, 16);
-                        b.mov_as(RegClass::F32, v)
-                    }
-                }
+                self.act.pair_to_f32(b, pair)
             }
         })
         .collect()

@@ -7,7 +7,7 @@
 use crate::ir::emu::float::{FRnd, Fmt, IRnd};
 use crate::ir::ptx::stmt_text;
 use crate::ir::emu::{EmuError, Site};
-use crate::ir::emu::wgmma::WgmmaOp;
+use crate::ir::emu::wgmma::{AccD, WgmmaOp};
 use crate::ir::{
     Addr, AtomOp, BinOp, Cmp, CpAsyncCache, Guard, Inst, Kernel, KernelArg, MmaShape, MmaType, Operand,
     Reg, RegClass, Rnd, ShflMode, Space, SpecialReg, Stmt, Ty, UnOp,
@@ -1325,10 +1325,11 @@ impl<'k> Lowerer<'k> {
                 if d.len() != *n as usize / 2 || a.len() != 4 {
                     return invalid(format!("wgmma m64n{n}k16 takes {} accumulators and 4 A registers", n / 2));
                 }
-                let acc_pred = match accumulate {
-                    Operand::Imm(1) => None,
-                    Operand::Reg(p) => Some(self.reg(*p, Ctx::Pred, false)?),
-                    _ => return invalid("wgmma accumulate is a predicate or the immediate 1"),
+                let acc = match accumulate {
+                    Operand::Imm(1) => AccD::Always,
+                    Operand::Imm(0) => AccD::Never,
+                    Operand::Reg(p) => AccD::Pred(self.reg(*p, Ctx::Pred, false)?),
+                    _ => return invalid("wgmma accumulate is a predicate or the immediate 0 or 1"),
                 };
                 let op = WgmmaOp {
                     n: *n,
@@ -1336,7 +1337,7 @@ impl<'k> Lowerer<'k> {
                     d: d.iter().map(|r| self.reg(*r, Ctx::F32, false)).collect::<R<_>>()?,
                     a: a.iter().map(|r| self.reg(*r, Ctx::Bits(32), false)).collect::<R<_>>()?,
                     desc: self.reg(*b_desc, Ctx::Bits(64), false)?,
-                    acc_pred,
+                    acc,
                 };
                 self.wgmma.push(op);
                 Kind::Wgmma(self.wgmma.len() as u32 - 1)

@@ -1426,7 +1426,7 @@ impl<'p, 'k> Runner<'p, 'k> {
         for warp in 4 * q..4 * q + 4 {
             for lane in 0..32 {
                 let differs = lane_value(self, wop.desc, warp, lane) != desc
-                    || wop.acc_pred.is_some_and(|p| lane_value(self, p, warp, lane) != lane_value(self, p, 4 * q, 0));
+                    || matches!(wop.acc, wgmma::AccD::Pred(p) if lane_value(self, p, warp, lane) != lane_value(self, p, 4 * q, 0));
                 if differs {
                     let why = "the wgmma descriptor and accumulate predicate must be the same in every thread of the warpgroup".to_string();
                     return fail(self, warp, lane as u32, Fault::Undefined(why));

@@ -31,8 +31,16 @@ pub(crate) struct WgmmaOp {
     pub d: Vec<u32>,
     pub a: Vec<u32>,
     pub desc: u32,
-    /// `None`: always accumulate (`scale-d` = 1); else the predicate's slot.
-    pub acc_pred: Option<u32>,
+    /// Whether D is added to the product (`scale-d`).
+    pub acc: AccD,
+}
+
+/// A wgmma's `scale-d` operand: the immediate 1 or 0, or a predicate (its register slot).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum AccD {
+    Always,
+    Never,
+    Pred(u32),
 }
 
 /// The B matrix a descriptor describes.
@@ -92,7 +100,11 @@ pub(crate) fn exec(op: &WgmmaOp, warps: &mut [&mut [u64]; 4], b: &[u16]) {
                 a[row][k] = dec(word);
                 a[row][k + 1] = dec(word >> 16);
             }
-            let accumulate = op.acc_pred.is_none_or(|p| regs[p as usize + lane] & 1 == 1);
+            let accumulate = match op.acc {
+                AccD::Always => true,
+                AccD::Never => false,
+                AccD::Pred(p) => regs[p as usize + lane] & 1 == 1,
+            };
             for (i, &slot) in op.d.iter().enumerate() {
                 let row = 16 * w + g + 8 * ((i >> 1) & 1);
                 let col = 8 * (i >> 2) + 2 * t + (i & 1);

@@ -517,9 +517,9 @@ impl<'a> InstPrinter<'a> {
                     return Err(o.invalid(format!("m64n{n}k16 takes {} f32 accumulators and 4 A registers, got {} and {}", n / 2, d.len(), a.len())));
                 }
                 let scale_d = match accumulate {
-                    Operand::Imm(1) => "1".to_string(),
+                    Operand::Imm(v @ (0 | 1)) => v.to_string(),
                     Operand::Reg(p) => o.reg(*p, Ty::Pred)?,
-                    _ => return Err(o.invalid("accumulate is a predicate register or the immediate 1")),
+                    _ => return Err(o.invalid("accumulate is a predicate register or the immediate 0 or 1")),
                 };
                 Ok(format!(
                     "{name} {}, {}, {}, {scale_d}, 1, 1, 0;",

@@ -16,7 +16,7 @@
 //! converts and stores, otherwise every CTA writes its f32 partial and the last CTA of the tile
 //! to arrive sums them in split order (deterministic) with all its threads (`reduce::reduce_tile`).
 
-use super::dequant::Dequant;
+use super::dequant::{Dequant, TileQuant};
 use super::emit::Emit;
 use super::loader::{CpAsyncLoader, G2sLoader, PlainLoader};
 use super::mma::MmaOp;
@@ -579,6 +579,30 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     let ws_carry = plan.ws && wg_depth > 0;
     // wgmma plans with several steps a stage: whether the group spans the stage.
     let wg_whole = (plan.wgmma && spw > 1).then(|| b.setp(Cmp::Ge, Ty::U32, pgshift, bk.trailing_zeros()));
+    // Warp-specialized tiles of at most 32 rows scale f32 sums when the group spans the stage
+    // (`wg_sums`): the stage's wgmmas sum unscaled fragments into `t` (the first one overwrites
+    // it), and the next stage, once they have retired, adds `t` times the stage's scales (`s`:
+    // rows g and g + 8 of the warp's m16 tile) to the accumulators; the last stage's in the
+    // epilogue. That takes the scale's multiply off every pair (4 a k16 step for 4-bit codes)
+    // for `bm / 2` fmas a stage, a saving up to 32 rows (32 multiplies against 16 fmas a stage);
+    // `t` costs `bm / 2` registers, which the four-warpgroup tiles have only up to 32 rows.
+    // Shorter groups sum scaled fragments into `t` over the whole loop (no folds; the epilogue's
+    // adds `t` once). The accumulators are then never a wgmma's: ptxas serializes every wgmma
+    // of a kernel where other instructions write a wgmma accumulator inside its loop (C7515).
+    // All start at zero, so the fold before the first stage adds nothing.
+    let wg_sums = (ws_carry && bm <= 32 && !cfg.dequant.f32_scales() && wg_whole.is_some()).then(|| {
+        let t: Vec<Reg> = (0..bm / 2).map(|_| b.reg(RegClass::F32)).collect();
+        (t, [b.reg(RegClass::F32), b.reg(RegClass::F32)])
+    });
+    let acc_flat: Vec<Reg> = acc.iter().flatten().flatten().copied().collect();
+    // `acc += t x s` (`acc` and `t` in wgmma D order: pairs of rows g, g + 8 in turn).
+    let fold_sums = |b: &mut KernelBuilder, s: [Reg; 2]| {
+        let (t, _) = wg_sums.as_ref().expect("wg_sums");
+        for (i, (&a, &x)) in acc_flat.iter().zip(t).enumerate() {
+            let v = b.fma(Ty::F32, x, s[(i >> 1) & 1], a);
+            b.mov_to(Ty::F32, a, v);
+        }
+    };
     // `release` (warp-specialized plans with `ws_carry`): code that frees the previous stage's
     // slot, run once by every math warp per stage: after the stage's first wgmma wait (which
     // leaves at most the newest group pending, so the previous stage's groups have retired), or
@@ -621,7 +645,10 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                 // Warp w4's m16 tile: pairs 4 w4 .. 4 w4 + 4 of the lane's block, which for 4-
                 // and 8-bit weights are the `bits / 4` words at byte `w4 * bits` of its data.
                 let wbytes = b.mul_u32(w4, bits);
-                let d: Vec<Reg> = acc.iter().flatten().flatten().copied().collect();
+                let d: Vec<Reg> = match &wg_sums {
+                    Some((t, _)) => t.clone(),
+                    None => acc_flat.clone(),
+                };
                 // Steps i .. i + wg_unroll are dequantized while the `wg_depth` groups before
                 // them run: after each commit at most `wg_depth` groups stay pending, which frees
                 // the registers of older fragments (a group's registers are rewritten
@@ -633,6 +660,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                 // The group's scales are read once per stage when the group spans the stage
                 // (`whole`, the usual case), else once per step.
                 let body = |b: &mut KernelBuilder, every_step: bool| {
+                    let sums = wg_sums.as_ref().filter(|_| !every_step);
                     let scales_of = |b: &mut KernelBuilder, i: u32| {
                         let (saddr, zaddr) = qaddr(b, i);
                         let s2 = b.mad_u32(w4, 2 * sb, saddr);
@@ -650,20 +678,40 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                     let desc_lo = b.wgmma_desc_sw128_lo(sa);
                     let mut tiles: Vec<_> = (0..if every_step { u } else { 1 }).map(|j| scales_of(b, j)).collect();
                     let mut words: Vec<_> = (0..u).map(|j| tile_words(b, j)).collect();
+                    // With `sums` the fragments keep their zero points and lose their scales.
+                    let unscaled = |q: &[TileQuant; 2]| q.map(|q| TileQuant { scale: None, ..q });
                     for i in (0..spw).step_by(u as usize) {
                         let frags: Vec<Vec<Reg>> = (0..u as usize)
                             .map(|j| {
-                                let f = cfg.dequant.pairs(b, &words[j], &tiles[if every_step { j } else { 0 }], 4);
+                                let q = &tiles[if every_step { j } else { 0 }];
+                                let f = match sums {
+                                    Some(_) => cfg.dequant.pairs(b, &words[j], &unscaled(q), 4),
+                                    None => cfg.dequant.pairs(b, &words[j], q, 4),
+                                };
                                 vec![f[0], f[2], f[1], f[3]]
                             })
                             .collect();
+                        if let (Some((_, sc)), 0) = (sums, i) {
+                            // The previous stage's sums, retired (its slot with them), times its
+                            // scales into `acc`; then this stage's scales as f32.
+                            b.emit(Inst::WgmmaWait { n: 0 });
+                            if let Some(rel) = release {
+                                rel(b);
+                            }
+                            fold_sums(b, *sc);
+                            for (r, q) in sc.iter().zip(&tiles[0]) {
+                                let f = cfg.scales.act.pair_to_f32(b, q.scale.expect("scaled tiles"));
+                                b.mov_to(Ty::F32, *r, f);
+                            }
+                        }
                         b.emit(Inst::WgmmaFence);
                         for (j, a) in frags.into_iter().enumerate() {
                             // B of step s = i + j: 32 bytes into a row of 128-byte slice s / 4
                             // (`a_chunk_offset`), 8-row groups 1 KB apart.
                             let s = i + j as u32;
                             let desc = b.wgmma_desc_sw128_at(desc_lo, (s / 4) * bm * 128 + (s % 4) * 32, 1024);
-                            b.emit(Inst::Wgmma { n: bm, ab: cfg.mma.ab_type(), d: d.clone(), a, b_desc: desc, accumulate: Operand::Imm(1) });
+                            let accumulate = Operand::Imm((sums.is_none() || s > 0) as i64);
+                            b.emit(Inst::Wgmma { n: bm, ab: cfg.mma.ab_type(), d: d.clone(), a, b_desc: desc, accumulate });
                         }
                         b.emit(Inst::WgmmaCommit);
                         let last = i + u == spw;
@@ -677,7 +725,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                         b.emit(Inst::WgmmaWait { n: if last && !carry { 0 } else { wg_depth } });
                         // After the stage's first `wg_depth` groups, at most that many are
                         // pending and all are this stage's: the previous stage's have retired.
-                        if let Some(rel) = release.filter(|_| i / u + 1 == wg_depth) {
+                        if let Some(rel) = release.filter(|_| sums.is_none() && i / u + 1 == wg_depth) {
                             rel(b);
                         }
                     }
@@ -910,9 +958,15 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
         if !plan.ws {
             bar_all(b);
         }
+        // The last stage's sums (`wg_sums`; its wgmmas have retired), or with shorter groups
+        // the whole loop's (times 1).
+        if let (Some((_, s)), Some(whole)) = (&wg_sums, wg_whole) {
+            let s = s.map(|s| b.selp(Ty::F32, s, Operand::f32(1.0), whole));
+            fold_sums(b, s);
+        }
 
         // ---- k-warp reduction through shared memory (fixed order: deterministic) ----
-        let flat: Vec<Reg> = acc.iter().flatten().flatten().copied().collect();
+        let flat = &acc_flat;
         let nacc = flat.len() as u32;
         if plan.k_warps > 1 {
             let is_lead = b.setp(Cmp::Eq, Ty::U32, wk, 0u32);
@@ -1035,7 +1089,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
         );
     };
     if plan.ws {
-        let l = WsLoop { carry: ws_carry, stages: plan.stages, stage_bytes, mbar: mbar_off, smem_base, tid, lane, prod: prod.expect("ws"), math_warps: plan.math_threads() / 32, acc: acc.iter().flatten().flatten().copied().collect(), n_iter, s_begin, pdl: cfg.pdl, regs: ws_regs.expect("validated ws plan") };
+        let l = WsLoop { carry: ws_carry, stages: plan.stages, stage_bytes, mbar: mbar_off, smem_base, tid, lane, prod: prod.expect("ws"), math_warps: plan.math_threads() / 32, acc: acc.iter().flatten().flatten().chain(wg_sums.iter().flat_map(|(t, s)| t.iter().chain(s))).copied().collect(), n_iter, s_begin, pdl: cfg.pdl, regs: ws_regs.expect("validated ws plan") };
         warp_specialized_loop(&mut b, &l, &load_stage, &|b| first_stages(b, plan.stages, false, true, false), &compute, &epilogue);
     } else if cfg.cp_async {
         let s = plan.stages;
