@@ -69,11 +69,15 @@ fn spec_plans_take_wgmma_on_sm90a_only() {
         (16, 28672, 8192, None, same),
         (17, 28672, 8192, ws32, Some(None)),
         (32, 8192, 28672, ws32, Some(None)),
-        (32, 8192, 8192, None, same),
-        // From 8192 x 14336 elements since v70.
+        // From 8192 x 14336 elements since v70; from 8192 columns and 14336 x 4096 elements
+        // since v71 where the groups span its stages (`sums_only` below).
+        (32, 8192, 8192, ws32, Some(None)),
+        (17, 8192, 8192, ws32, Some(None)),
         (32, 8192, 14336, ws32, Some(None)),
         (24, 14336, 8192, ws32, Some(None)),
-        (32, 14336, 4096, None, same),
+        (32, 14336, 4096, ws32, Some(None)),
+        (32, 4096, 14336, None, same),
+        (32, 8192, 4096, None, same),
         (40, 8192, 28672, ws48, Some(wg64)),
         (48, 28672, 8192, ws48, Some(wg64)),
         (49, 8192, 28672, ws64w, Some(wg64)),
@@ -110,8 +114,14 @@ fn spec_plans_take_wgmma_on_sm90a_only() {
         (128, 6144, 4096, ws, same),
         (256, 6144, 4096, ws, same),
     ];
+    // Cells that take the 32-row tile only where it scales f32 sums (groups of 128 and more).
+    let sums_only = [(32, 8192, 8192), (17, 8192, 8192), (32, 14336, 4096)];
     for (s, wgmma) in cases {
         assert_eq!(kernel::wgmma_supported(&s), wgmma, "{s}");
+        let sums = match s.group() {
+            ScaleGroup::PerChannel => true,
+            ScaleGroup::Group(g) => g >= 128,
+        };
         let (arch, bits) = (s.arch(), s.weight().bits());
         // Float 4-bit codes keep the two m16 tiles at M 17..32 above K = 4096 (v57); the
         // spec-agnostic `choose` assumes integer codes.
@@ -121,6 +131,7 @@ fn spec_plans_take_wgmma_on_sm90a_only() {
             let plain = KernelPlan::choose(m, n, k, arch, bits);
             assert!(!plain.wgmma);
             let want = if bits == 8 { want8.unwrap_or(want4) } else { want4 };
+            let want = want.filter(|_| sums || !sums_only.contains(&(m, n, k)));
             match want.filter(|_| wgmma) {
                 None if float4 && (17..=32).contains(&m) && k > 4096 => assert_eq!(p.m_tiles, 2, "{s} M {m} {n} x {k}: {p}"),
                 None => assert_eq!(p, plain, "{s} M {m} {n} x {k}"),
@@ -141,9 +152,10 @@ fn spec_plans_take_wgmma_on_sm90a_only() {
             }
         }
         // Up to M = 16 the spec's plans are the spec-agnostic ones, on every shape; up to M = 32
-        // below 8192 x 14336 elements.
+        // below 8192 x 14336 elements (below 8192 columns where the 32-row tile scales sums).
         for n_pad in [4096, 8192, 28672] {
-            for m in [1, 8, 16, 32].into_iter().filter(|&m| m <= 16 || (n_pad <= 8192 && !float4)) {
+            let plain32 = n_pad < 8192 || (n_pad == 8192 && !(wgmma && sums));
+            for m in [1, 8, 16, 32].into_iter().filter(|&m| m <= 16 || (plain32 && !float4)) {
                 assert_eq!(KernelPlan::choose_for(&s, m, n_pad, 8192), KernelPlan::choose(m, n_pad, 8192, arch, bits));
             }
             if float4 && n_pad <= 8192 {

@@ -380,7 +380,12 @@ impl KernelPlan {
     fn choose_for_shape(spec: &crate::Spec, m: usize, n_pad: usize, k_pad: usize, known: bool) -> KernelPlan {
         let (arch, bits) = (spec.arch(), spec.weight().bits());
         if crate::kernel::wgmma_supported(spec) {
-            if let Some(plan) = Self::wgmma_for(m, n_pad, k_pad, arch, bits) {
+            // Groups spanning a 128-deep stage: the tiles of up to 32 rows scale f32 sums.
+            let sums = match spec.group() {
+                crate::ScaleGroup::PerChannel => true,
+                crate::ScaleGroup::Group(g) => g >= 128,
+            };
+            if let Some(plan) = Self::wgmma_for(m, n_pad, k_pad, arch, bits, sums) {
                 return plan;
             }
         }
@@ -389,7 +394,8 @@ impl KernelPlan {
     }
 
     /// The wgmma plan for M tokens on `n_pad x k_pad` weights, or `None` where the mma.sync
-    /// plans are as fast. From the v33-v37 sweeps (session 9, H200, after the swizzled
+    /// plans are as fast. `sums`: the spec's groups span a 128-deep stage, so the 32-row tile
+    /// scales f32 sums (`wg_sums` of the A16 generator). From the v33-v37 sweeps (session 9, H200, after the swizzled
     /// activation tiles made the wgmma plans 25-50% faster; eight layer shapes from 2048 x 8192
     /// to 28672 x 8192, M = 40 .. 256, against the mma.sync defaults in the same call):
     /// - "big" layers (N and K >= 8192): 256-column tiles, `m4x16` (64 rows) up to M = 64
@@ -466,9 +472,16 @@ impl KernelPlan {
     ///   threshold holds (6144 x 4096 and 4096 x 8192 at M = 40 / 48: the two 64-row tiles 4-20%
     ///   faster).
     ///
+    /// - After session 18 made the 32-row tile scale f32 sums once a stage where the groups span
+    ///   its 128-deep stages (`sums`; 7-10% faster, v71 A/B), v71 (graph harness, two repeats):
+    ///   that tile also on layers of at least 8192 columns and 14336 x 4096 elements at M =
+    ///   17..32 (8192^2 M = 24 / 32 17.75 / 18.99 us against the mma.sync 18.83 / 19.44,
+    ///   14336 x 4096 15.95 / 16.64 against 17.66 / 17.93; 4096 x 14336 still 7-12% slower).
+    ///   Shorter groups keep the v70 threshold.
+    ///
     /// Stages: four (six for the 128-column tile, five for the 256-row tile), fewer where they
     /// do not fit (8-bit weights).
-    pub fn wgmma_for(m: usize, n_pad: usize, k_pad: usize, arch: Arch, bits: u8) -> Option<KernelPlan> {
+    pub fn wgmma_for(m: usize, n_pad: usize, k_pad: usize, arch: Arch, bits: u8, sums: bool) -> Option<KernelPlan> {
         let big = n_pad >= 8192 && k_pad >= 8192;
         let size = n_pad * k_pad;
         // The deepest ring of at most `most` stages that fits.
@@ -483,10 +496,12 @@ impl KernelPlan {
             }
         }
         // Four math warpgroups and a producer (v41-v42, with setmaxnreg): 32 rows at M 17..32
-        // from 8192 x 14336 elements (v70), 48 rows at M 33..48 from 4096 x 14336 elements.
+        // from 8192 x 14336 elements (v70), or with `sums` from 8192 columns and 14336 x 4096
+        // elements (v71); 48 rows at M 33..48 from 4096 x 14336 elements.
+        let rows32 = size >= 8192 * 14336 || (sums && n_pad >= 8192 && size >= 14336 * 4096);
         match m {
             ..=16 => return None,
-            17..=32 => return (size >= 8192 * 14336).then(|| fit(2, 4, true, 4)).flatten(),
+            17..=32 => return rows32.then(|| fit(2, 4, true, 4)).flatten(),
             33..=48 if size >= 4096 * 14336 => {
                 if let Some(plan) = fit(3, 4, true, 4) {
                     return Some(plan);

@@ -22,7 +22,8 @@ pub(super) struct WsLoop {
     pub(super) prod: Reg,
     pub(super) math_warps: u32,
     /// The math warps' accumulators (and the registers of `wg_sums`), zeroed in their branch:
-    /// no register of the producer's branch holds them (the epilogue, which reads them, runs in the math branch too).
+    /// no register of the producer's branch holds them (the epilogue, which reads them, runs in
+    /// the math branch too).
     pub(super) acc: Vec<Reg>,
     pub(super) n_iter: Reg,
     pub(super) s_begin: Reg,
