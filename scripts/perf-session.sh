@@ -416,6 +416,37 @@ case "$phase" in
     done
     echo '{}' > "$T"
     ;;
+  v72)
+    # Session 18, second call: bin/bench_a16_old = 3f769d4 (session 17), bin/bench_a16_old2 =
+    # b552b34 (f32 sums in the 32-row tile and its plan rule), bin/bench_a16 = this build (the
+    # wgmma lanes' m16 tiles rotated by row group: no 4-way conflicts on the weight words). GPU
+    # checks of every wgmma / ws tile the defaults take (4- and 8-bit codes, 8-bit scales, zero
+    # points, bf16, splits), the three builds alternated twice on the cells those tiles serve,
+    # racecheck and synccheck on the ws cases.
+    A="--arch sm_90a"
+    { chk "" 28672x8192 32 auto auto 29x28672x8192
+      chk "" 8192x8192 24 auto auto 24x8192x8192
+      chk "" 14336x4096 32 auto auto 30x14336x4096
+      chk "--act bf16" 8192x28672 48 auto auto,2 45x8192x28672
+      chk "--weight u8" 28672x8192 128 auto auto 100x28672x8192
+      chk "--dynamic-zero" 28672x8192 64 auto auto 60x28672x8192
+      chk "" 8192x8192 256 auto auto,3 200x8192x8192
+      chk "" 8192x28672 256 auto auto 250x8192x28672
+      chk "--weight e2m1 --act bf16 --scale ue8m0 --group 32" 28672x8192 128 auto auto 97x28672x8192
+      chk "" 28672x8192 300 auto auto 300x28672x8192
+      chk "" 2048x4096 64 auto auto 64x2048x4096
+      chk "--scale e4m3" 8192x14336 32 auto auto 30x8192x14336
+    } > /dev/null 2> "$OUT/tests.txt"
+    checks_report
+    abc --shapes 28672x8192,8192x28672,8192x8192 --m 32,48,64,128,256
+    abc --shapes 4096x4096 --m 64,128,256
+    abc --shapes 14336x4096 --m 32
+    abc --act bf16 --shapes 8192x28672 --m 64
+    abc --weight u8 --shapes 28672x8192 --m 128
+    python3 scripts/ab_summary.py "$H" > "$OUT/ab.txt"; cat "$OUT/ab.txt"
+    ws_sanitizers
+    exit 0
+    ;;
   v71)
     # Session 18, first call: warp-specialized tiles of up to 32 rows scale f32 sums once a
     # stage instead of every fragment pair (`wg_sums`). bin/bench_a16_old = 3f769d4 (session 17),
