@@ -422,7 +422,7 @@ case "$phase" in
     # wgmma lanes' m16 tiles rotated by row group: no 4-way conflicts on the weight words). GPU
     # checks of every wgmma / ws tile the defaults take (4- and 8-bit codes, 8-bit scales, zero
     # points, bf16, splits), the three builds alternated twice on the cells those tiles serve,
-    # racecheck and synccheck on the ws cases.
+    # the gpu_a16 suite's realistic shapes and every target.
     A="--arch sm_90a"
     { chk "" 28672x8192 32 auto auto 29x28672x8192
       chk "" 8192x8192 24 auto auto 24x8192x8192
@@ -438,13 +438,15 @@ case "$phase" in
       chk "--scale e4m3" 8192x14336 32 auto auto 30x8192x14336
     } > /dev/null 2> "$OUT/tests.txt"
     checks_report
-    abc --shapes 28672x8192,8192x28672,8192x8192 --m 32,48,64,128,256
-    abc --shapes 4096x4096 --m 64,128,256
-    abc --shapes 14336x4096 --m 32
-    abc --act bf16 --shapes 8192x28672 --m 64
+    abc --shapes 28672x8192,8192x28672,8192x8192 --m 32,64,128,256
+    abc --shapes 4096x4096,14336x4096 --m 32,128
     abc --weight u8 --shapes 28672x8192 --m 128
     python3 scripts/ab_summary.py "$H" > "$OUT/ab.txt"; cat "$OUT/ab.txt"
-    ws_sanitizers
+    # The kernel family's GPU suite on the realistic shapes and every target (issue 6: no
+    # regression in correctness with the tuned plans).
+    export HUMMING_REQUIRE_GPU=1
+    timeout 240 $B/bin/gpu_a16 --test-threads=1 --nocapture realistic every_target > "$OUT/gpu-a16.txt" 2>&1
+    echo "gpu_a16 exit $?"; grep -E "test result|FAILED|panicked|worst|checks" "$OUT/gpu-a16.txt" | head -12
     exit 0
     ;;
   v71)
