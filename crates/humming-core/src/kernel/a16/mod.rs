@@ -146,7 +146,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     };
     let lane = b.and32(tid, 31u32);
     let warp = b.shr32(tid, 5);
-    // wgmma plans: warpgroup `wn` owns n64 block `wn`, its warp `w4` the A rows `16 w4..16 w4 + 16`.
+    // wgmma plans: warpgroup `wn` owns n64 block `wn`, its warp `w4` the m16 tile `w4` of it.
     // Otherwise warp `wcol` of k slice `wk` owns n64 block `wn`, or with half-width warps its
     // columns `32 half .. 32 half + 32`.
     let (wcol, wn, wk) = if plan.wgmma {
@@ -161,20 +161,6 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     let w4 = if plan.wgmma { b.and32(warp, 3u32) } else { warp };
     let g = b.shr32(lane, 2);
     let t = b.and32(lane, 3u32);
-    // wgmma plans: the m16 tile of the n64 block whose rows a lane gives its warp's A fragment
-    // (and whose outputs it stores). Were it the warp's `w4` in every lane, the lanes' words of
-    // it (word `w4` of each lane's 16 bytes for 4-bit codes, 8 bytes of 32 for 8-bit ones)
-    // would sit in one bank every 8 (4) lanes: 4-way conflicts, 40% of the shared wavefronts
-    // excess in v67's profile. Rotated by the lane's row group (`g / 2`, 8-bit `g % 4`; the four
-    // lanes of a group take one tile, as the A rows `16 w4 + g` and `+ 8` need), they spread
-    // over the banks. A rows `16 w4 + g (+ 8)` are then N-columns `16 wtile + g (+ 8)`.
-    let wtile = if plan.wgmma {
-        let r = if bits == 4 { b.shr32(g, 1) } else { b.and32(g, 3u32) };
-        let x = b.add_u32(w4, r);
-        b.and32(x, 3u32)
-    } else {
-        w4
-    };
     let cx = b.special(SpecialReg::CtaidX);
     let cy = b.special(SpecialReg::CtaidY);
     let cz = b.special(SpecialReg::CtaidZ);
@@ -656,10 +642,9 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                 load_words(b, waddr, lane_words, if plan.halves { 2 * bits } else { 4 * bits })
             };
             if plan.wgmma {
-                // The lane's m16 tile `wtile`: pairs 4 wtile .. 4 wtile + 4 of its block, which
-                // for 4- and 8-bit weights are the `bits / 4` words at byte `wtile * bits` of
-                // its data.
-                let wbytes = b.mul_u32(wtile, bits);
+                // Warp w4's m16 tile: pairs 4 w4 .. 4 w4 + 4 of the lane's block, which for 4-
+                // and 8-bit weights are the `bits / 4` words at byte `w4 * bits` of its data.
+                let wbytes = b.mul_u32(w4, bits);
                 let d: Vec<Reg> = match &wg_sums {
                     Some((t, _)) => t.clone(),
                     None => acc_flat.clone(),
@@ -678,8 +663,8 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                     let sums = wg_sums.as_ref().filter(|_| !every_step);
                     let scales_of = |b: &mut KernelBuilder, i: u32| {
                         let (saddr, zaddr) = qaddr(b, i);
-                        let s2 = b.mad_u32(wtile, 2 * sb, saddr);
-                        let z2 = zaddr.map(|z| b.mad_u32(wtile, 2u32, z));
+                        let s2 = b.mad_u32(w4, 2 * sb, saddr);
+                        let z2 = zaddr.map(|z| b.mad_u32(w4, 2u32, z));
                         cfg.scales.load_two(b, s2, z2)
                     };
                     // The warp's words of step i: its m16 tile's share of the lane's block.
@@ -1044,11 +1029,11 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                     let v = [a[2 * hh as usize], a[2 * hh as usize + 1]];
                     pairs.push(if plan.swap || plan.wgmma {
                         // Pair hh of tile (u, j): rows (tokens) 8u + 2t and 8u + 2t + 1, column
-                        // 16 i + 8hh + g of m16 tile i (j, or the lane's wtile in a wgmma plan).
+                        // 16 i + 8hh + g of m16 tile i (j, or the warp's w4 in a wgmma plan).
                         let row = b.add_u32(m0, 8 * u);
                         let row = b.add_u32(row, t2);
                         let col = if plan.wgmma {
-                            let col = b.mad_u32(wtile, 16u32, col_base);
+                            let col = b.mad_u32(w4, 16u32, col_base);
                             b.add_u32(col, 8 * hh)
                         } else {
                             b.add_u32(col_base, 16 * j + 8 * hh)
