@@ -22,6 +22,14 @@ impl ScaleGroup {
         }
     }
 
+    /// Whether every aligned run of `run` elements along K (a power of two) lies in one group.
+    pub fn spans(self, run: u32) -> bool {
+        match self {
+            ScaleGroup::PerChannel => true,
+            ScaleGroup::Group(g) => g >= run,
+        }
+    }
+
     /// Group length along K for a matrix with `k` columns.
     pub fn len(self, k: usize) -> usize {
         match self {

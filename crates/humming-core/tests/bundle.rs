@@ -118,10 +118,7 @@ fn spec_plans_take_wgmma_on_sm90a_only() {
     let sums_only = [(32, 8192, 8192), (17, 8192, 8192), (32, 14336, 4096)];
     for (s, wgmma) in cases {
         assert_eq!(kernel::wgmma_supported(&s), wgmma, "{s}");
-        let sums = match s.group() {
-            ScaleGroup::PerChannel => true,
-            ScaleGroup::Group(g) => g >= 128,
-        };
+        let sums = s.group().spans(128);
         let (arch, bits) = (s.arch(), s.weight().bits());
         // Float 4-bit codes keep the two m16 tiles at M 17..32 above K = 4096 (v57); the
         // spec-agnostic `choose` assumes integer codes.

@@ -381,10 +381,7 @@ impl KernelPlan {
         let (arch, bits) = (spec.arch(), spec.weight().bits());
         if crate::kernel::wgmma_supported(spec) {
             // Groups spanning a 128-deep stage: the tiles of up to 32 rows scale f32 sums.
-            let sums = match spec.group() {
-                crate::ScaleGroup::PerChannel => true,
-                crate::ScaleGroup::Group(g) => g >= 128,
-            };
+            let sums = spec.group().spans(128);
             if let Some(plan) = Self::wgmma_for(m, n_pad, k_pad, arch, bits, sums) {
                 return plan;
             }
@@ -395,9 +392,10 @@ impl KernelPlan {
 
     /// The wgmma plan for M tokens on `n_pad x k_pad` weights, or `None` where the mma.sync
     /// plans are as fast. `sums`: the spec's groups span a 128-deep stage, so the 32-row tile
-    /// scales f32 sums (`wg_sums` of the A16 generator). From the v33-v37 sweeps (session 9, H200, after the swizzled
-    /// activation tiles made the wgmma plans 25-50% faster; eight layer shapes from 2048 x 8192
-    /// to 28672 x 8192, M = 40 .. 256, against the mma.sync defaults in the same call):
+    /// scales f32 sums (`wg_sums` of the A16 generator). From the v33-v37 sweeps (session 9,
+    /// H200, after the swizzled activation tiles made the wgmma plans 25-50% faster; eight
+    /// layer shapes from 2048 x 8192 to 28672 x 8192, M = 40 .. 256, against the mma.sync
+    /// defaults in the same call):
     /// - "big" layers (N and K >= 8192): 256-column tiles, `m4x16` (64 rows) up to M = 64
     ///   (M = 64: 27.0 / 71.5 / 72.7 us on 8192^2 / 8192 x 28672 / 28672 x 8192, against the
     ///   mma.sync 31.5 / 93.9 / 100.0; M = 40: 68.1 and 70.5 against 73.7 and 76.7 on the two
