@@ -416,6 +416,28 @@ case "$phase" in
     done
     echo '{}' > "$T"
     ;;
+  v73)
+    # Session 19, first call: the IR builder writes an unsigned div / rem by a power-of-two
+    # immediate as shr / and (ptxas 12.9 had emitted its general division sequence, I2F.U32.RP
+    # + MUFU.RCP, for each: tile-index and copy-slot set-up, the split-K tail's chunk loop).
+    # bin/bench_a16_old = 9be508a (session 18). GPU checks of one tile of each kind, then the
+    # defaults A/B, alternated twice, where the set-up and tail weigh most (M <= 16) and on the
+    # ws tiles (M = 32..128).
+    A="--arch sm_90a"
+    { chk "" 8192x8192 1 auto auto 1x8192x8192
+      chk "" 28672x8192 8 auto auto 7x28672x8192
+      chk "" 8192x28672 16 auto auto,3 13x8192x28672
+      chk "" 4096x4096 32 auto auto 29x4096x4096
+      chk "--act bf16" 8192x8192 64 auto auto 50x8192x8192
+      chk "--weight u8" 28672x8192 128 auto auto 100x28672x8192
+      chk "--dynamic-zero" 6144x4096 8 auto auto,2 5x6144x4096
+    } > /dev/null 2> "$OUT/tests.txt"
+    checks_report
+    ab --shapes 8192x8192,28672x8192,8192x28672,4096x4096 --m 1,4,8,16
+    ab --shapes 8192x8192,28672x8192 --m 32,64,128
+    python3 scripts/ab_summary.py "$H" > "$OUT/ab.txt"; cat "$OUT/ab.txt"
+    exit 0
+    ;;
   v72)
     # Session 18, second call: bin/bench_a16_old = 3f769d4 (session 17), bin/bench_a16_old2 =
     # b552b34 (f32 sums in the 32-row tile and its plan rule), bin/bench_a16 = this build (the
