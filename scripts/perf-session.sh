@@ -416,6 +416,27 @@ case "$phase" in
     done
     echo '{}' > "$T"
     ;;
+  v74)
+    # Session 19, second call: v73's A/B had the new build 0.1-0.35 us slower at M <= 8 on the
+    # split-2 cells (4096^2 M = 1 +4.5%) with no change in their main loops' SASS; the same
+    # cells again with the order reversed (new build first), twice, to tell a drift over the
+    # call from the build.
+    A="--arch sm_90a"
+    for bin in bench_a16 bench_a16_old bench_a16 bench_a16_old bench_a16 bench_a16_old; do
+      timeout 60 "$B/bin/$bin" $A --label $bin --no-copy --harness graph --plans auto --splits auto --shapes 4096x4096,8192x8192,8192x28672 --m 1,8 >> "$H" 2>> "$L"
+    done
+    python3 scripts/ab_summary.py "$H" > "$OUT/ab.txt"; cat "$OUT/ab.txt"
+    # 28672 x 8192 at M <= 8 streams at 91% of the copy bandwidth, 8192 x 28672 at 96%: its
+    # 224 CTAs (128 columns, split 1) fill 85% of two a SM. Splits 1-4 of the M <= 8 plans, also
+    # the ones v23 did not try (3) and a 256-column tile, twice.
+    for rep in 1 2; do
+      for p in auto m1x8_n1x64_k8w_bk512_s3 m1x8_n2x64_k4w_bk256_s4 m1x8_n4x64_k2w_bk256_s4 m1x8_n2x64_k4w_bk512_s3; do
+        H=$OUT/sweep.jsonl bench $A --label v74s --no-copy --harness graph --shapes 28672x8192 --m 1,8 --plans $p --splits 1,2,3,4
+      done
+    done
+    python3 scripts/sweep_best.py "$OUT/sweep.jsonl" > "$OUT/best.txt" 2>&1; cat "$OUT/best.txt"
+    exit 0
+    ;;
   v73)
     # Session 19, first call: the IR builder writes an unsigned div / rem by a power-of-two
     # immediate as shr / and (ptxas 12.9 had emitted its general division sequence, I2F.U32.RP

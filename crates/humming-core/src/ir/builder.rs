@@ -173,15 +173,11 @@ impl KernelBuilder {
         self.blocks.last_mut().expect("open block").push(Stmt::Return);
     }
 
-    /// `op.ty d, a, b` into a fresh register. An unsigned `div` / `rem` by a power-of-two
-    /// immediate becomes `shr` / `and`: ptxas (12.9, 13.0) emits its general division sequence
-    /// (`I2F.U32.RP`, `MUFU.RCP`, about ten instructions) for every `div.u32` / `rem.u32`, even
-    /// by 1 or 16.
+    /// `op.ty d, a, b` into a fresh register.
     pub fn bin(&mut self, op: BinOp, ty: Ty, a: impl Into<Operand>, b: impl Into<Operand>) -> Reg {
-        let (op, ty, b) = pow2_division(op, ty, b.into());
         let dst_ty = if op == BinOp::MulWide { widen(ty) } else { ty };
         let dst = self.reg_for(dst_ty);
-        self.emit(Inst::Bin { op, ty, dst, a: a.into(), b });
+        self.emit(Inst::Bin { op, ty, dst, a: a.into(), b: b.into() });
         dst
     }
 
@@ -620,23 +616,6 @@ impl KernelBuilder {
             max_regs: self.max_regs,
             body: self.blocks.pop().expect("body"),
         }
-    }
-}
-
-/// `div` / `rem` of an unsigned type by a power-of-two immediate as the equal `shr` / `and`
-/// (the same result for every dividend); anything else unchanged.
-fn pow2_division(op: BinOp, ty: Ty, b: Operand) -> (BinOp, Ty, Operand) {
-    let bits = match ty {
-        Ty::U32 => Ty::B32,
-        Ty::U64 => Ty::B64,
-        _ => return (op, ty, b),
-    };
-    match (op, b) {
-        (BinOp::Div, Operand::Imm(d)) if d > 0 && (d as u64).is_power_of_two() => {
-            (BinOp::Shr, ty, Operand::Imm(i64::from(d.trailing_zeros())))
-        }
-        (BinOp::Rem, Operand::Imm(d)) if d > 0 && (d as u64).is_power_of_two() => (BinOp::And, bits, Operand::Imm(d - 1)),
-        _ => (op, ty, b),
     }
 }
 
