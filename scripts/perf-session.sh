@@ -21,9 +21,12 @@ bench() { "$B/bin/bench_a16" "$@" >> "$H" 2>> "$L"; }
 chk() { timeout 60 "$B/bin/bench_a16" $A $1 --label chk --no-copy --shapes $2 --m $3 --harness graph --iters 2 --reps 1 --plans $4 --splits $5 --check $6; }
 # How many checks tests.txt holds, and the first lines that are not checks (errors).
 checks_report() { echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"; grep -vE "^check|^NVIDIA|^N x K|^skip" "$OUT/tests.txt" | head -5; }
-# A/B of the default plans: bin/bench_a16_old (OLD in perf-bundle.sh) and bin/bench_a16, alternated
-# twice, with the phase's $A and the given arguments (shapes, M, spec).
-ab() { for bin in bench_a16_old bench_a16 bench_a16_old bench_a16; do timeout 60 "$B/bin/$bin" $A --label $bin --no-copy --harness graph --plans auto --splits auto "$@" >> "$H" 2>> "$L"; done; }
+# A/B of the default plans: bin/bench_a16_old (OLD in perf-bundle.sh) and bin/bench_a16, in the
+# order old, new, new, old (a drift over the call that is linear in time cancels in the means
+# that ab_summary.py prints beside the best times; v73 had the new build's two runs after the old
+# one's each, and 8192 x 28672 M = 1 read +1.2% there, +0.1% with the order reversed in v74),
+# with the phase's $A and the given arguments (shapes, M, spec).
+ab() { for bin in bench_a16_old bench_a16 bench_a16 bench_a16_old; do timeout 60 "$B/bin/$bin" $A --label $bin --no-copy --harness graph --plans auto --splits auto "$@" >> "$H" 2>> "$L"; done; }
 # The same with three builds (bin/bench_a16_old2 between them).
 abc() { for bin in bench_a16_old bench_a16_old2 bench_a16 bench_a16_old bench_a16_old2 bench_a16; do timeout 90 "$B/bin/$bin" $A --label $bin --no-copy --harness graph --plans auto --splits auto "$@" >> "$H" 2>> "$L"; done; }
 # racecheck and synccheck on the warp-specialized cases of sanitize_a16, logs in $OUT.
