@@ -25,8 +25,8 @@ checks_report() { echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.t
 # order old, new, new, old (a drift over the call that is linear in time cancels in the means
 # that ab_summary.py prints beside the best times; v73 had the new build's two runs after the old
 # one's each, and 8192 x 28672 M = 1 read +1.2% there, +0.1% with the order reversed in v74),
-# with the phase's $A and the given arguments (shapes, M, spec).
-ab() { for bin in bench_a16_old bench_a16 bench_a16 bench_a16_old; do timeout 60 "$B/bin/$bin" $A --label $bin --no-copy --harness graph --plans auto --splits auto "$@" >> "$H" 2>> "$L"; done; }
+# with the phase's $A and the given arguments (shapes, M, spec). AB_ORDER: another order.
+ab() { for bin in ${AB_ORDER:-bench_a16_old bench_a16 bench_a16 bench_a16_old}; do timeout 60 "$B/bin/$bin" $A --label $bin --no-copy --harness graph --plans auto --splits auto "$@" >> "$H" 2>> "$L"; done; }
 # The same with three builds (bin/bench_a16_old2 between them).
 abc() { for bin in bench_a16_old bench_a16_old2 bench_a16 bench_a16_old bench_a16_old2 bench_a16; do timeout 90 "$B/bin/$bin" $A --label $bin --no-copy --harness graph --plans auto --splits auto "$@" >> "$H" 2>> "$L"; done; }
 # racecheck and synccheck on the warp-specialized cases of sanitize_a16, logs in $OUT.
@@ -425,9 +425,7 @@ case "$phase" in
     # cells again with the order reversed (new build first), twice, to tell a drift over the
     # call from the build.
     A="--arch sm_90a"
-    for bin in bench_a16 bench_a16_old bench_a16 bench_a16_old bench_a16 bench_a16_old; do
-      timeout 60 "$B/bin/$bin" $A --label $bin --no-copy --harness graph --plans auto --splits auto --shapes 4096x4096,8192x8192,8192x28672 --m 1,8 >> "$H" 2>> "$L"
-    done
+    AB_ORDER="bench_a16 bench_a16_old bench_a16 bench_a16_old bench_a16 bench_a16_old" ab --shapes 4096x4096,8192x8192,8192x28672 --m 1,8
     python3 scripts/ab_summary.py "$H" > "$OUT/ab.txt"; cat "$OUT/ab.txt"
     # 28672 x 8192 at M <= 8 streams at 91% of the copy bandwidth, 8192 x 28672 at 96%: its
     # 224 CTAs (128 columns, split 1) fill 85% of two a SM. Splits 1-4 of the M <= 8 plans, also
@@ -445,7 +443,7 @@ case "$phase" in
     # immediate as shr / and (ptxas 12.9 had emitted its general division sequence, I2F.U32.RP
     # + MUFU.RCP, for each: tile-index and copy-slot set-up, the split-K tail's chunk loop).
     # bin/bench_a16_old = 9be508a (session 18). GPU checks of one tile of each kind, then the
-    # defaults A/B, alternated twice, where the set-up and tail weigh most (M <= 16) and on the
+    # defaults A/B (then old, new, old, new), where the set-up and tail weigh most (M <= 16) and on the
     # ws tiles (M = 32..128).
     A="--arch sm_90a"
     { chk "" 8192x8192 1 auto auto 1x8192x8192
