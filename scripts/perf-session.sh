@@ -419,6 +419,106 @@ case "$phase" in
     done
     echo '{}' > "$T"
     ;;
+  v79)
+    # Session 20, fifth call: v78's producer-side fence was 2.5-18% slower (not kept); v77 had
+    # the math warps' fence a stage at 1-3.6%, which weighs less in longer stages: the 256-deep
+    # rings that fit (64 rows, two warpgroups, four stages; 32 rows, four warpgroups, three)
+    # against the defaults, twice.
+    A="--arch sm_90a"
+    for rep in 1 2; do
+      H=$OUT/sweep.jsonl bench $A --label v79s --no-copy --harness graph --shapes 8192x8192 --m 64 --plans auto,m4x16_n2x64_k1w_bk256_s4_ws --splits auto,2,4
+      H=$OUT/sweep.jsonl bench $A --label v79s --no-copy --harness graph --shapes 8192x8192,28672x8192,8192x28672 --m 32 --plans auto,m2x16_n4x64_k1w_bk256_s3_ws --splits auto,1,2,4
+    done
+    python3 scripts/sweep_best.py "$OUT/sweep.jsonl" --all > "$OUT/best.txt" 2>&1; cat "$OUT/best.txt"
+    exit 0
+    ;;
+  v78)
+    # Session 20, fourth call: the warp-specialized producer fences each stage for wgmma (wait
+    # for the stage's cp.async group, fence.proxy.async, arrive on `full`) instead of every
+    # math warp fencing it after its wait (v77: that fence cost 1-3.6%). bin/bench_a16_old =
+    # b96d883 (session 19), bin/bench_a16 = this build. GPU checks of every ws tile the defaults
+    # take (4-, 8-bit and float codes, 8-bit scales, zero points, bf16, splits, rings of 4 and 5
+    # stages, short K), racecheck and synccheck, then the defaults A/B on the ws cells.
+    A="--arch sm_90a"
+    { chk "" 28672x8192 32 auto auto 29x28672x8192
+      chk "" 8192x8192 24 auto auto 24x8192x8192
+      chk "--act bf16" 8192x28672 48 auto auto,2 45x8192x28672
+      chk "" 8192x8192 64 auto auto,3 61x8192x8192
+      chk "--dynamic-zero" 28672x8192 64 auto auto 60x28672x8192
+      chk "--weight u8" 28672x8192 128 auto auto 100x28672x8192
+      chk "" 8192x8192 128 auto auto,4 120x8192x8192
+      chk "--weight e2m1 --act bf16 --scale ue8m0 --group 32" 28672x8192 128 auto auto 97x28672x8192
+      chk "" 8192x8192 256 auto auto,3 200x8192x8192
+      chk "" 8192x28672 256 auto auto 250x8192x28672
+      chk "" 28672x8192 300 auto auto 300x28672x8192
+      chk "--scale e4m3" 8192x14336 32 auto auto 30x8192x14336
+      chk "" 4096x4096 128 auto auto,8 97x4096x4096
+      chk "" 2048x1024 64 m4x16_n2x64_k1w_bk128_s5_ws 1,2,3 64x2048x1024
+    } > /dev/null 2> "$OUT/tests.txt"
+    checks_report
+    ws_sanitizers
+    ab --shapes 8192x8192,28672x8192,8192x28672 --m 32,64,128,256
+    ab --shapes 4096x4096 --m 64,128,256
+    ab --act bf16 --shapes 28672x8192 --m 32,128
+    python3 scripts/ab_summary.py "$H" > "$OUT/ab.txt"; cat "$OUT/ab.txt"
+    exit 0
+    ;;
+  v77)
+    # Session 20, third call. (1) What the math warps' proxy fence a stage costs (v76: 3.4% of
+    # the stall samples of the 8192^2 M = 256 default sit at its FENCE.VIEW.ASYNC.S):
+    # bin/bench_a16_old is a measurement build without it (not a valid kernel: cp.async writes
+    # reach wgmma's async proxy unfenced), A/B on the warp-specialized cells. (2) 28672 x 8192
+    # M = 256: the 256-row tile with 4 and 5 stages alternated three times (v76: 175 / 201 us
+    # for 4, 193 / 193 for 5). (3) M = 16 on the two large shapes: the two-tile swapped plans
+    # the v14 sweep (session 6) ranked, again on today's kernels, with shallower and deeper
+    # rings (3 CTAs an SM with 3 stages).
+    A="--arch sm_90a"
+    AB_ORDER="bench_a16_old bench_a16 bench_a16 bench_a16_old" ab --shapes 8192x8192,28672x8192 --m 32,64,128,256
+    python3 scripts/ab_summary.py "$H" > "$OUT/ab.txt"; cat "$OUT/ab.txt"
+    for rep in 1 2 3; do
+      for p in m16x16_n2x64_k1w_bk64_s4_ws m16x16_n2x64_k1w_bk64_s5_ws; do
+        H=$OUT/sweep.jsonl bench $A --label v77s --no-copy --harness graph --shapes 28672x8192 --m 256 --plans $p --splits 1
+      done
+    done
+    for rep in 1 2; do
+      H=$OUT/sweep.jsonl bench $A --label v77s --no-copy --harness graph --shapes 28672x8192,8192x28672 --m 16 --plans auto,m2x8_n2x64_k2w_bk256_s3,m2x8_n2x64_k2w_bk128_s6,m2x8_n1x64_k4w_bk256_s4,m2x8_n2x64_k4w_bk256_s3,m2x8_n1x64_k2w_bk256_s4,m2x8_n2x64_k2w_bk512_s2 --splits auto,1,2
+    done
+    python3 scripts/sweep_best.py "$OUT/sweep.jsonl" --all > "$OUT/best.txt" 2>&1; cat "$OUT/best.txt"
+    exit 0
+    ;;
+  v76)
+    # Session 20, second call: v75 kept every default (8192^2 M = 64 / 128 / 256, 28672 x 8192
+    # M = 256). What it did not try there: one math warpgroup a CTA (64 columns: 128 CTAs with
+    # no split and the widest wgmma, n256 at M = 256) and deeper rings of the default tiles.
+    # Twice each; then the stall samples of the 8192^2 M = 256 default (the tensor-bound cell).
+    A="--arch sm_90a"
+    for rep in 1 2; do
+      H=$OUT/sweep.jsonl bench $A --label v76s --no-copy --harness graph --shapes 8192x8192 --m 256 --plans auto,m16x16_n1x64_k1w_bk64_s5_ws,m16x16_n1x64_k1w_bk64_s6_ws,m8x16_n1x64_k1w_bk128_s4_ws,m8x16_n2x64_k1w_bk128_s5_ws,m8x16_n2x64_k1w_bk64_s8_ws --splits auto,1
+      H=$OUT/sweep.jsonl bench $A --label v76s --no-copy --harness graph --shapes 8192x8192 --m 128 --plans auto,m8x16_n1x64_k1w_bk128_s4_ws,m8x16_n2x64_k1w_bk128_s5_ws,m8x16_n2x64_k1w_bk64_s8_ws --splits auto,1,2
+      H=$OUT/sweep.jsonl bench $A --label v76s --no-copy --harness graph --shapes 8192x8192 --m 64 --plans auto,m4x16_n2x64_k1w_bk128_s6_ws,m4x16_n2x64_k1w_bk128_s8_ws,m4x16_n2x64_k1w_bk256_s3_ws --splits auto,2
+      H=$OUT/sweep.jsonl bench $A --label v76s --no-copy --harness graph --shapes 28672x8192 --m 256 --plans auto,m16x16_n1x64_k1w_bk64_s5_ws,m16x16_n2x64_k1w_bk64_s4_ws --splits auto,1
+    done
+    python3 scripts/sweep_best.py "$OUT/sweep.jsonl" --all > "$OUT/best.txt" 2>&1; cat "$OUT/best.txt"
+    SRC_CASE="8192x8192 256 auto auto ws_m256" bash $B/ncu-stall.sh src
+    head -60 "$OUT/src_summary.txt" | cut -c1-150
+    exit 0
+    ;;
+  v75)
+    # Session 20: the M = 64..256 cells of 8192^2 and 28672 x 8192 that miss their targets by
+    # the least (M = 256: 3.4% and 2.7%) against the tiles the v59 / v64 rules passed over
+    # there before ws-carry (v63) and the faster ws loops (v69): the 256-row ws tile on 8192^2,
+    # the 128 x 256 wgmma tile (`_wg`) at M = 128 and 256, one and four math warpgroups at M = 64, splits 1-4.
+    # Twice each; the best and the spread of each plan / split.
+    A="--arch sm_90a"
+    for rep in 1 2; do
+      H=$OUT/sweep.jsonl bench $A --label v75s --no-copy --harness graph --shapes 8192x8192 --m 256 --plans auto,m16x16_n2x64_k1w_bk64_s5_ws,m8x16_n4x64_k1w_bk128_s4_wg --splits auto,1,2,4
+      H=$OUT/sweep.jsonl bench $A --label v75s --no-copy --harness graph --shapes 8192x8192 --m 128 --plans auto,m8x16_n4x64_k1w_bk128_s4_wg,m8x16_n2x64_k1w_bk128_s4_ws --splits auto,1,2,4
+      H=$OUT/sweep.jsonl bench $A --label v75s --no-copy --harness graph --shapes 8192x8192 --m 64 --plans auto,m4x16_n4x64_k1w_bk128_s4_ws,m4x16_n1x64_k1w_bk128_s4_ws,m4x16_n2x64_k1w_bk128_s4_ws --splits auto,1,2,4
+      H=$OUT/sweep.jsonl bench $A --label v75s --no-copy --harness graph --shapes 28672x8192 --m 256 --plans auto,m8x16_n2x64_k1w_bk128_s4_ws,m8x16_n4x64_k1w_bk128_s4_wg --splits auto,1,2
+    done
+    python3 scripts/sweep_best.py "$OUT/sweep.jsonl" --all > "$OUT/best.txt" 2>&1; cat "$OUT/best.txt"
+    exit 0
+    ;;
   v74)
     # Session 19, second call: v73's A/B had the new build 0.1-0.35 us slower at M <= 8 on the
     # split-2 cells (4096^2 M = 1 +4.5%) with no change in their main loops' SASS; the same
