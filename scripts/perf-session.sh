@@ -419,6 +419,19 @@ case "$phase" in
     done
     echo '{}' > "$T"
     ;;
+  v80)
+    # Session 20, last call: 8192^2 at M <= 8 is 1.7-5% short of 3.6x (10.82 us at M = 1
+    # against the D2D copy's 9.96); its M <= 8 plans were last swept in v23 (session 8). Deeper
+    # rings (more bytes in flight an SM) and other warp splits, splits 1-4, twice; 28672 x 8192
+    # with deeper rings of its 128-column tile.
+    A="--arch sm_90a"
+    for rep in 1 2; do
+      H=$OUT/sweep.jsonl bench $A --label v80s --no-copy --harness graph --shapes 8192x8192 --m 1,8 --plans auto,m1x8_n1x64_k8w_bk512_s4,m1x8_n1x64_k8w_bk512_s5,m1x8_n1x64_k4w_bk256_s6,m1x8_n1x64_k4w_bk256_s8,m1x8_n1x64_k8w_bk256_s6,m1x8_n2x64_k8w_bk512_s3 --splits auto,1,2,4
+      H=$OUT/sweep.jsonl bench $A --label v80s --no-copy --harness graph --shapes 28672x8192 --m 1,8 --plans auto,m1x8_n2x64_k4w_bk256_s6,m1x8_n2x64_k8w_bk512_s3 --splits auto,1,2
+    done
+    python3 scripts/sweep_best.py "$OUT/sweep.jsonl" --all > "$OUT/best.txt" 2>&1; cat "$OUT/best.txt"
+    exit 0
+    ;;
   v79)
     # Session 20, fifth call: v78's producer-side fence was 2.5-18% slower (not kept); v77 had
     # the math warps' fence a stage at 1-3.6%, which weighs less in longer stages: the 256-deep
