@@ -419,6 +419,26 @@ case "$phase" in
     done
     echo '{}' > "$T"
     ;;
+  v81)
+    # Session 20: the math warps' proxy fence of a warp-specialized stage moves from right after
+    # the `full` wait to before the stage's first wgmma (ptxas then issues the stage's first
+    # weight-word loads before its MEMBAR, which waits for them, instead of after). v77 put the
+    # fence's cost at 1-3.6%. bin/bench_a16_old = b96d883, bin/bench_a16 = this build. GPU checks
+    # of the ws tiles, then the A/B on the ws cells.
+    A="--arch sm_90a"
+    { chk "" 28672x8192 32 auto auto 29x28672x8192
+      chk "--act bf16" 8192x28672 48 auto auto,2 45x8192x28672
+      chk "" 8192x8192 64 auto auto,3 61x8192x8192
+      chk "--weight u8" 28672x8192 128 auto auto 100x28672x8192
+      chk "--weight e2m1 --act bf16 --scale ue8m0 --group 32" 8192x8192 200 auto auto,2 200x8192x8192
+      chk "" 2048x1024 64 m4x16_n2x64_k1w_bk128_s5_ws 1,3 64x2048x1024
+    } > /dev/null 2> "$OUT/tests.txt"
+    checks_report
+    ab --shapes 8192x8192,28672x8192 --m 32,64,128,256
+    ab --shapes 8192x28672 --m 32,64
+    python3 scripts/ab_summary.py "$H" > "$OUT/ab.txt"; cat "$OUT/ab.txt"
+    exit 0
+    ;;
   v80)
     # Session 20, last call: 8192^2 at M <= 8 is 1.7-5% short of 3.6x (10.82 us at M = 1
     # against the D2D copy's 9.96); its M <= 8 plans were last swept in v23 (session 8). Deeper
