@@ -29,6 +29,10 @@ checks_report() { echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.t
 ab() { for bin in ${AB_ORDER:-bench_a16_old bench_a16 bench_a16 bench_a16_old}; do timeout 60 "$B/bin/$bin" $A --label $bin --no-copy --harness graph --plans auto --splits auto "$@" >> "$H" 2>> "$L"; done; }
 # The same with three builds (bin/bench_a16_old2 between them).
 abc() { for bin in bench_a16_old bench_a16_old2 bench_a16 bench_a16_old bench_a16_old2 bench_a16; do timeout 90 "$B/bin/$bin" $A --label $bin --no-copy --harness graph --plans auto --splits auto "$@" >> "$H" 2>> "$L"; done; }
+# One sweep run (graph harness) into sweep.jsonl with the phase's $A and the label $1; then
+# sweep_report: each cell's best plan / split and every plan / split's best and spread.
+sweep() { local label=$1; shift; H=$OUT/sweep.jsonl bench $A --label $label --no-copy --harness graph "$@"; }
+sweep_report() { python3 scripts/sweep_best.py "$OUT/sweep.jsonl" --all > "$OUT/best.txt" 2>&1; cat "$OUT/best.txt"; }
 # racecheck and synccheck on the warp-specialized cases of sanitize_a16, logs in $OUT.
 ws_sanitizers() {
   for tool in racecheck synccheck; do
@@ -440,16 +444,16 @@ case "$phase" in
     exit 0
     ;;
   v80)
-    # Session 20, last call: 8192^2 at M <= 8 is 1.7-5% short of 3.6x (10.82 us at M = 1
+    # Session 20, seventh call: 8192^2 at M <= 8 is 1.7-5% short of 3.6x (10.82 us at M = 1
     # against the D2D copy's 9.96); its M <= 8 plans were last swept in v23 (session 8). Deeper
     # rings (more bytes in flight an SM) and other warp splits, splits 1-4, twice; 28672 x 8192
     # with deeper rings of its 128-column tile.
     A="--arch sm_90a"
     for rep in 1 2; do
-      H=$OUT/sweep.jsonl bench $A --label v80s --no-copy --harness graph --shapes 8192x8192 --m 1,8 --plans auto,m1x8_n1x64_k8w_bk512_s4,m1x8_n1x64_k8w_bk512_s5,m1x8_n1x64_k4w_bk256_s6,m1x8_n1x64_k4w_bk256_s8,m1x8_n1x64_k8w_bk256_s6,m1x8_n2x64_k8w_bk512_s3 --splits auto,1,2,4
-      H=$OUT/sweep.jsonl bench $A --label v80s --no-copy --harness graph --shapes 28672x8192 --m 1,8 --plans auto,m1x8_n2x64_k4w_bk256_s6,m1x8_n2x64_k8w_bk512_s3 --splits auto,1,2
+      sweep v80s --shapes 8192x8192 --m 1,8 --plans auto,m1x8_n1x64_k8w_bk512_s4,m1x8_n1x64_k8w_bk512_s5,m1x8_n1x64_k4w_bk256_s6,m1x8_n1x64_k4w_bk256_s8,m1x8_n1x64_k8w_bk256_s6,m1x8_n2x64_k8w_bk512_s3 --splits auto,1,2,4
+      sweep v80s --shapes 28672x8192 --m 1,8 --plans auto,m1x8_n2x64_k4w_bk256_s6,m1x8_n2x64_k8w_bk512_s3 --splits auto,1,2
     done
-    python3 scripts/sweep_best.py "$OUT/sweep.jsonl" --all > "$OUT/best.txt" 2>&1; cat "$OUT/best.txt"
+    sweep_report
     exit 0
     ;;
   v79)
@@ -459,10 +463,10 @@ case "$phase" in
     # against the defaults, twice.
     A="--arch sm_90a"
     for rep in 1 2; do
-      H=$OUT/sweep.jsonl bench $A --label v79s --no-copy --harness graph --shapes 8192x8192 --m 64 --plans auto,m4x16_n2x64_k1w_bk256_s4_ws --splits auto,2,4
-      H=$OUT/sweep.jsonl bench $A --label v79s --no-copy --harness graph --shapes 8192x8192,28672x8192,8192x28672 --m 32 --plans auto,m2x16_n4x64_k1w_bk256_s3_ws --splits auto,1,2,4
+      sweep v79s --shapes 8192x8192 --m 64 --plans auto,m4x16_n2x64_k1w_bk256_s4_ws --splits auto,2,4
+      sweep v79s --shapes 8192x8192,28672x8192,8192x28672 --m 32 --plans auto,m2x16_n4x64_k1w_bk256_s3_ws --splits auto,1,2,4
     done
-    python3 scripts/sweep_best.py "$OUT/sweep.jsonl" --all > "$OUT/best.txt" 2>&1; cat "$OUT/best.txt"
+    sweep_report
     exit 0
     ;;
   v78)
@@ -506,17 +510,17 @@ case "$phase" in
     # the v14 sweep (session 6) ranked, again on today's kernels, with shallower and deeper
     # rings (3 CTAs an SM with 3 stages).
     A="--arch sm_90a"
-    AB_ORDER="bench_a16_old bench_a16 bench_a16 bench_a16_old" ab --shapes 8192x8192,28672x8192 --m 32,64,128,256
+    ab --shapes 8192x8192,28672x8192 --m 32,64,128,256
     python3 scripts/ab_summary.py "$H" > "$OUT/ab.txt"; cat "$OUT/ab.txt"
     for rep in 1 2 3; do
       for p in m16x16_n2x64_k1w_bk64_s4_ws m16x16_n2x64_k1w_bk64_s5_ws; do
-        H=$OUT/sweep.jsonl bench $A --label v77s --no-copy --harness graph --shapes 28672x8192 --m 256 --plans $p --splits 1
+        sweep v77s --shapes 28672x8192 --m 256 --plans $p --splits 1
       done
     done
     for rep in 1 2; do
-      H=$OUT/sweep.jsonl bench $A --label v77s --no-copy --harness graph --shapes 28672x8192,8192x28672 --m 16 --plans auto,m2x8_n2x64_k2w_bk256_s3,m2x8_n2x64_k2w_bk128_s6,m2x8_n1x64_k4w_bk256_s4,m2x8_n2x64_k4w_bk256_s3,m2x8_n1x64_k2w_bk256_s4,m2x8_n2x64_k2w_bk512_s2 --splits auto,1,2
+      sweep v77s --shapes 28672x8192,8192x28672 --m 16 --plans auto,m2x8_n2x64_k2w_bk256_s3,m2x8_n2x64_k2w_bk128_s6,m2x8_n1x64_k4w_bk256_s4,m2x8_n2x64_k4w_bk256_s3,m2x8_n1x64_k2w_bk256_s4,m2x8_n2x64_k2w_bk512_s2 --splits auto,1,2
     done
-    python3 scripts/sweep_best.py "$OUT/sweep.jsonl" --all > "$OUT/best.txt" 2>&1; cat "$OUT/best.txt"
+    sweep_report
     exit 0
     ;;
   v76)
@@ -526,12 +530,12 @@ case "$phase" in
     # Twice each; then the stall samples of the 8192^2 M = 256 default (the tensor-bound cell).
     A="--arch sm_90a"
     for rep in 1 2; do
-      H=$OUT/sweep.jsonl bench $A --label v76s --no-copy --harness graph --shapes 8192x8192 --m 256 --plans auto,m16x16_n1x64_k1w_bk64_s5_ws,m16x16_n1x64_k1w_bk64_s6_ws,m8x16_n1x64_k1w_bk128_s4_ws,m8x16_n2x64_k1w_bk128_s5_ws,m8x16_n2x64_k1w_bk64_s8_ws --splits auto,1
-      H=$OUT/sweep.jsonl bench $A --label v76s --no-copy --harness graph --shapes 8192x8192 --m 128 --plans auto,m8x16_n1x64_k1w_bk128_s4_ws,m8x16_n2x64_k1w_bk128_s5_ws,m8x16_n2x64_k1w_bk64_s8_ws --splits auto,1,2
-      H=$OUT/sweep.jsonl bench $A --label v76s --no-copy --harness graph --shapes 8192x8192 --m 64 --plans auto,m4x16_n2x64_k1w_bk128_s6_ws,m4x16_n2x64_k1w_bk128_s8_ws,m4x16_n2x64_k1w_bk256_s3_ws --splits auto,2
-      H=$OUT/sweep.jsonl bench $A --label v76s --no-copy --harness graph --shapes 28672x8192 --m 256 --plans auto,m16x16_n1x64_k1w_bk64_s5_ws,m16x16_n2x64_k1w_bk64_s4_ws --splits auto,1
+      sweep v76s --shapes 8192x8192 --m 256 --plans auto,m16x16_n1x64_k1w_bk64_s5_ws,m16x16_n1x64_k1w_bk64_s6_ws,m8x16_n1x64_k1w_bk128_s4_ws,m8x16_n2x64_k1w_bk128_s5_ws,m8x16_n2x64_k1w_bk64_s8_ws --splits auto,1
+      sweep v76s --shapes 8192x8192 --m 128 --plans auto,m8x16_n1x64_k1w_bk128_s4_ws,m8x16_n2x64_k1w_bk128_s5_ws,m8x16_n2x64_k1w_bk64_s8_ws --splits auto,1,2
+      sweep v76s --shapes 8192x8192 --m 64 --plans auto,m4x16_n2x64_k1w_bk128_s6_ws,m4x16_n2x64_k1w_bk128_s8_ws,m4x16_n2x64_k1w_bk256_s3_ws --splits auto,2
+      sweep v76s --shapes 28672x8192 --m 256 --plans auto,m16x16_n1x64_k1w_bk64_s5_ws,m16x16_n2x64_k1w_bk64_s4_ws --splits auto,1
     done
-    python3 scripts/sweep_best.py "$OUT/sweep.jsonl" --all > "$OUT/best.txt" 2>&1; cat "$OUT/best.txt"
+    sweep_report
     SRC_CASE="8192x8192 256 auto auto ws_m256" bash $B/ncu-stall.sh src
     head -60 "$OUT/src_summary.txt" | cut -c1-150
     exit 0
@@ -544,12 +548,12 @@ case "$phase" in
     # Twice each; the best and the spread of each plan / split.
     A="--arch sm_90a"
     for rep in 1 2; do
-      H=$OUT/sweep.jsonl bench $A --label v75s --no-copy --harness graph --shapes 8192x8192 --m 256 --plans auto,m16x16_n2x64_k1w_bk64_s5_ws,m8x16_n4x64_k1w_bk128_s4_wg --splits auto,1,2,4
-      H=$OUT/sweep.jsonl bench $A --label v75s --no-copy --harness graph --shapes 8192x8192 --m 128 --plans auto,m8x16_n4x64_k1w_bk128_s4_wg,m8x16_n2x64_k1w_bk128_s4_ws --splits auto,1,2,4
-      H=$OUT/sweep.jsonl bench $A --label v75s --no-copy --harness graph --shapes 8192x8192 --m 64 --plans auto,m4x16_n4x64_k1w_bk128_s4_ws,m4x16_n1x64_k1w_bk128_s4_ws,m4x16_n2x64_k1w_bk128_s4_ws --splits auto,1,2,4
-      H=$OUT/sweep.jsonl bench $A --label v75s --no-copy --harness graph --shapes 28672x8192 --m 256 --plans auto,m8x16_n2x64_k1w_bk128_s4_ws,m8x16_n4x64_k1w_bk128_s4_wg --splits auto,1,2
+      sweep v75s --shapes 8192x8192 --m 256 --plans auto,m16x16_n2x64_k1w_bk64_s5_ws,m8x16_n4x64_k1w_bk128_s4_wg --splits auto,1,2,4
+      sweep v75s --shapes 8192x8192 --m 128 --plans auto,m8x16_n4x64_k1w_bk128_s4_wg,m8x16_n2x64_k1w_bk128_s4_ws --splits auto,1,2,4
+      sweep v75s --shapes 8192x8192 --m 64 --plans auto,m4x16_n4x64_k1w_bk128_s4_ws,m4x16_n1x64_k1w_bk128_s4_ws,m4x16_n2x64_k1w_bk128_s4_ws --splits auto,1,2,4
+      sweep v75s --shapes 28672x8192 --m 256 --plans auto,m8x16_n2x64_k1w_bk128_s4_ws,m8x16_n4x64_k1w_bk128_s4_wg --splits auto,1,2
     done
-    python3 scripts/sweep_best.py "$OUT/sweep.jsonl" --all > "$OUT/best.txt" 2>&1; cat "$OUT/best.txt"
+    sweep_report
     exit 0
     ;;
   v74)
