@@ -423,6 +423,154 @@ case "$phase" in
     done
     echo '{}' > "$T"
     ;;
+  v88)
+    # Session 21, seventh call. v83: over 60 graph replays the M = 256 cells run at two speeds
+    # (28672 x 8192: best replay 175 us, median 200-204; 8192^2 50.8 / 59.5) as the software
+    # power cap (700 W) brings the SM clock from 1980 to 1500-1575 MHz. The compute-bound
+    # cells against cuBLAS f16 with 60 replays each (medians and best replays), alternated three
+    # times, with the clock log.
+    A="--arch sm_90a"
+    R=clocks_event_reasons.active; nvidia-smi --query-gpu=$R --format=csv,noheader > /dev/null 2>&1 || R=clocks_throttle_reasons.active
+    nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu,$R --format=csv,noheader -lms 20 > "$OUT/smi.csv" 2>&1 &
+    smi=$!
+    for rep in 1 2 3; do
+      echo "humming $rep start $(date +%H:%M:%S.%N)" >> "$OUT/windows.txt"
+      bench $A --label v88-$rep --no-copy --shapes 8192x8192,28672x8192,8192x28672 --m 128,256 --harness graph --reps 60 --plans auto --splits auto
+      echo "humming $rep end $(date +%H:%M:%S.%N)" >> "$OUT/windows.txt"
+      echo "cublas $rep start $(date +%H:%M:%S.%N)" >> "$OUT/windows.txt"
+      timeout 100 python3 scripts/bench_torch.py --shapes 8192x8192,28672x8192,8192x28672 --m 128,256 --impls cublas_f16 --harness graph --reps 60 --no-copy >> "$T" 2>> "$L"
+      echo "cublas $rep end $(date +%H:%M:%S.%N)" >> "$OUT/windows.txt"
+    done
+    kill $smi
+    python3 - "$H" "$T" <<'EOF2'
+import sys, json, collections
+cells = collections.defaultdict(lambda: {"humming": [], "cublas_f16": []})
+for path in sys.argv[1:]:
+    for l in open(path):
+        r = json.loads(l)
+        if "us" in r and r.get("harness") == "graph":
+            cells[(r["n"], r["k"], r["m"])][r["impl"]].append((r["us"], r["us_min"]))
+print("N x K, M: humming median / best replay (us) per run; cuBLAS f16 the same; ratio of the medians' means, of the bests' means")
+for (n, k, m), c in sorted(cells.items()):
+    h, b = c["humming"], c["cublas_f16"]
+    if not h or not b:
+        continue
+    mean = lambda xs: sum(xs) / len(xs)
+    print(f"{n}x{k} M={m}: humming {' '.join(f'{a:.1f}/{z:.1f}' for a, z in h)}; cublas {' '.join(f'{a:.1f}/{z:.1f}' for a, z in b)}; "
+          f"ratio median {mean([x[0] for x in b]) / mean([x[0] for x in h]):.3f}x, best {mean([x[1] for x in b]) / mean([x[1] for x in h]):.3f}x")
+EOF2
+    python3 scripts/clock_windows.py "$OUT/smi.csv" "$OUT/windows.txt"
+    exit 0
+    ;;
+  v87)
+    # Session 21, sixth call. v84-v86 (tensor_rate.py): a register-A wgmma of n32 and the
+    # instructions of its warp do not overlap on a sub-partition (each step costs about 16 cycles
+    # plus one a non-wgmma instruction), so the M = 17..64 tiles' per-step instructions cost
+    # tensor time. This build makes the stage's eight B descriptors at its top instead of one
+    # before each wgmma (ptxas: 3 -> 2 uniform instructions a step). bin/bench_a16_old = b96d883
+    # (the shipped kernels), bin/bench_a16 = the build. GPU checks of the ws tiles, then the A/B.
+    A="--arch sm_90a"
+    { chk "" 28672x8192 32 auto auto 29x28672x8192
+      chk "--act bf16" 8192x28672 48 auto auto,2 45x8192x28672
+      chk "" 8192x8192 64 auto auto,3 61x8192x8192
+      chk "--weight u8" 28672x8192 128 auto auto 100x28672x8192
+      chk "--weight e2m1 --act bf16 --scale ue8m0 --group 32" 8192x8192 200 auto auto,2 200x8192x8192
+      chk "" 8192x8192 256 auto auto 256x8192x8192
+      chk "" 2048x1024 64 m4x16_n2x64_k1w_bk128_s5_ws 1,3 64x2048x1024
+    } > /dev/null 2> "$OUT/tests.txt"
+    checks_report
+    ab --shapes 8192x8192,28672x8192,8192x28672 --m 32,64
+    ab --shapes 8192x8192,28672x8192 --m 128,256
+    python3 scripts/ab_summary.py "$H" > "$OUT/ab.txt"; cat "$OUT/ab.txt"
+    exit 0
+    ;;
+  v86)
+    # Session 21, fifth call: v85 again, tensor_rate.py now also splitting the dequantization of
+    # the n32 skeleton into its integer part, its f16x2 part, and all of it into registers no
+    # wgmma reads (v85: making fragments a group ahead did not help either).
+    timeout 200 python3 scripts/tensor_rate.py > "$OUT/tensor-rate.txt" 2>&1; echo "tensor_rate exit $?"; grep -E "variant|step" "$OUT/tensor-rate.txt"
+    exit 0
+    ;;
+  v85)
+    # Session 21, fourth call: v84 again, tensor_rate.py now also with A fragments made one group
+    # ahead (v84: more register sets did not help the dequantizing skeleton, bigger groups did).
+    timeout 200 python3 scripts/tensor_rate.py > "$OUT/tensor-rate.txt" 2>&1; echo "tensor_rate exit $?"; grep -E "variant|step" "$OUT/tensor-rate.txt"
+    exit 0
+    ;;
+  v84)
+    # Session 21, third call: tensor_rate.py with the math warps' steps as a pipeline skeleton
+    # (A register sets, wgmmas a commit group, the 32-row tile's stage fold: drained as shipped,
+    # or with two sum sets folded after the next stage's first group).
+    timeout 200 python3 scripts/tensor_rate.py > "$OUT/tensor-rate.txt" 2>&1; echo "tensor_rate exit $?"; cat "$OUT/tensor-rate.txt"
+    exit 0
+    ;;
+  v83)
+    # Session 21, second call. v82's humming runs lacked $A (sm_90 plans: 97-369 us); cuBLAS f16
+    # itself spread 177-201 us at 28672 x 8192 M = 256, and nvidia-smi showed the software power
+    # cap (event reason 0x4) with the SM clock at 1560-1980 MHz. (1) The power limits. (2)
+    # tensor_rate.py again, now with the math warp's k16 step (wait, dequantize, wgmma) at
+    # N = 32..128 and 1-4 warpgroups. (3) The M = 256 defaults of both shapes, each run in its own
+    # window of the nvidia-smi log (clock_windows.py), six times, 60 graph replays a run.
+    A="--arch sm_90a"
+    nvidia-smi --query-gpu=power.limit,power.default_limit,power.max_limit,enforced.power.limit,clocks.max.sm --format=csv
+    timeout 150 python3 scripts/tensor_rate.py > "$OUT/tensor-rate.txt" 2>&1; echo "tensor_rate exit $?"; cat "$OUT/tensor-rate.txt"
+    R=clocks_event_reasons.active; nvidia-smi --query-gpu=$R --format=csv,noheader > /dev/null 2>&1 || R=clocks_throttle_reasons.active
+    nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu,$R --format=csv,noheader -lms 20 > "$OUT/smi.csv" 2>&1 &
+    smi=$!
+    for rep in 1 2 3 4 5 6; do
+      for s in 28672x8192 8192x8192; do
+        echo "humming $s $rep start $(date +%H:%M:%S.%N)" >> "$OUT/windows.txt"
+        bench $A --label v83-$rep --no-copy --shapes $s --m 256 --harness graph --reps 60 --plans auto --splits auto
+        echo "humming $s $rep end $(date +%H:%M:%S.%N)" >> "$OUT/windows.txt"
+      done
+    done
+    kill $smi
+    grep -h '"us"' "$H" | python3 -c 'import sys, json
+for l in sys.stdin:
+    r = json.loads(l); print(r["label"], r["n"], r["k"], r["m"], r["us"], r["us_min"], r.get("tflops"))'
+    python3 scripts/clock_windows.py "$OUT/smi.csv" "$OUT/windows.txt"
+    exit 0
+    ;;
+  v82)
+    # Session 21, first call. (1) The tensor pipe's rate for the instruction shapes the tiles
+    # issue (scripts/tensor_rate.py: wgmma m64nNk16 with A from registers, N = 8..256, 1-4
+    # warpgroups; A from shared memory; mma.sync m16n8k16): what the M = 16..64 cells' wgmmas
+    # cost at the least. (2) The 28672 x 8192 M = 256 cell's two modes (175 vs 193-203 us with
+    # one kernel, v68-v77): the default and cuBLAS f16 alternated four times with nvidia-smi
+    # sampling the SM clock, power and throttle reasons every 20 ms, each run's wall-clock
+    # window logged beside it.
+    A="--arch sm_90a"
+    timeout 150 python3 scripts/tensor_rate.py > "$OUT/tensor-rate.txt" 2>&1; echo "tensor_rate exit $?"; cat "$OUT/tensor-rate.txt"
+    R=clocks_event_reasons.active; nvidia-smi --query-gpu=$R --format=csv,noheader > /dev/null 2>&1 || R=clocks_throttle_reasons.active
+    nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu,$R --format=csv,noheader -lms 20 > "$OUT/smi.csv" 2>&1 &
+    smi=$!
+    for rep in 1 2 3 4; do
+      echo "humming $rep start $(date +%H:%M:%S.%N)" >> "$OUT/windows.txt"
+      bench --label v82-$rep --no-copy --shapes 28672x8192,8192x8192 --m 256 --harness graph --plans auto --splits auto
+      echo "humming $rep end $(date +%H:%M:%S.%N)" >> "$OUT/windows.txt"
+      echo "cublas $rep start $(date +%H:%M:%S.%N)" >> "$OUT/windows.txt"
+      timeout 60 python3 scripts/bench_torch.py --shapes 28672x8192,8192x8192 --m 256 --impls cublas_f16 --harness graph --no-copy >> "$T" 2>> "$L"
+      echo "cublas $rep end $(date +%H:%M:%S.%N)" >> "$OUT/windows.txt"
+    done
+    kill $smi
+    grep -h '"us"' "$H" | python3 -c 'import sys, json
+for l in sys.stdin:
+    r = json.loads(l); print(r["label"], r["n"], r["k"], r["m"], r["us"], r["us_min"], r.get("tflops"))'
+    grep -h '"us"' "$T" | python3 -c 'import sys, json
+for l in sys.stdin:
+    r = json.loads(l); print(r.get("impl"), r.get("n"), r.get("k"), r.get("m"), r.get("us"), r.get("tflops"))'
+    cat "$OUT/windows.txt"
+    python3 - "$OUT/smi.csv" <<'EOF'
+import sys, collections
+rows = [l.strip().split(", ") for l in open(sys.argv[1]) if l.count(",") >= 5]
+busy = [r for r in rows if float(r[3].split()[0]) > 200]
+print(len(rows), "samples,", len(busy), "above 200 W")
+c = collections.Counter((r[1], r[5]) for r in busy)
+for (clk, why), n in c.most_common(12):
+    print(f"{n:5d}  sm {clk}  reasons {why}")
+EOF
+    exit 0
+    ;;
   v81)
     # Session 20: the math warps' proxy fence of a warp-specialized stage moves from right after
     # the `full` wait to before the stage's first wgmma (ptxas then issues the stage's first
