@@ -25,4 +25,8 @@ pub fn halves_odd_width() {}
 #[humming_gemm(weight = u4, act = f16, arch = [sm_90a], plan = (m_tiles = 4, n_warps = 2, k_warps = 1, bk = 128, stages = 4, ws = true))]
 pub fn ws_without_wgmma() {}
 
+// Unswapped full-width mma.sync plans stop at 4 m16 tiles: 8 need 256 accumulators a lane.
+#[humming_gemm(weight = u4, act = f16, plan = (m_tiles = 8, n_warps = 1, k_warps = 2, bk = 128, stages = 3))]
+pub fn too_many_m16_tiles() {}
+
 fn main() {}

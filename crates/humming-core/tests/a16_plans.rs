@@ -296,6 +296,30 @@ fn warp_specialized_plans_on_emulator() {
     assert!(mma.validate(Arch::Sm90a, 4).is_err());
 }
 
+/// Unswapped full-width mma.sync plans stop at 4 m16 tiles (`MMA_SYNC_ACC_MAX`): past it ptxas
+/// spills their accumulators (m8x16: 1.9-2.5 KB), so `validate` names the limit instead of
+/// generating a slow kernel. Half-width, swapped and wgmma plans of as many rows stay valid, on
+/// every target that has them.
+#[test]
+fn mma_sync_plans_stop_at_four_m16_tiles() {
+    for arch in [Arch::Sm75, Arch::Sm80, Arch::Sm90a] {
+        let stages = if arch == Arch::Sm75 { 1 } else { 2 };
+        for m_tiles in 5..=8 {
+            let plan = KernelPlan { m_tiles, n_warps: 1, k_warps: 2, bk: 64, stages, swap: false, wgmma: false, halves: false, ws: false };
+            let e = plan.validate(arch, 4).expect_err("more than 4 m16 tiles of mma.sync");
+            assert!(e.to_string().contains(&format!("at most 4 m16 tiles (128 f32 accumulators a lane): {m_tiles} tiles need {}", 32 * m_tiles)), "{e}");
+            let halves = KernelPlan { halves: true, ..plan };
+            halves.validate(arch, 4).unwrap_or_else(|e| panic!("{arch} {halves}: {e}"));
+        }
+        let four = KernelPlan { m_tiles: 4, n_warps: 1, k_warps: 2, bk: 64, stages, swap: false, wgmma: false, halves: false, ws: false };
+        four.validate(arch, 4).unwrap_or_else(|e| panic!("{arch} {four}: {e}"));
+    }
+    for name in ["m8x16_n2x64_k1w_bk128_s4_ws", "m16x16_n2x64_k1w_bk64_s5_ws", "m8x16_n4x32_k2w_bk128_s3", "m4x8_n2x32_k4w_bk512_s4"] {
+        let plan: KernelPlan = name.parse().unwrap();
+        plan.validate(Arch::Sm90a, 4).unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+}
+
 /// wgmma plans align their dynamic shared base up to 1 KB themselves (their swizzled activation
 /// tiles need it; the XOR wgmma applies is on absolute address bits, as the emulator models):
 /// with the dynamic array placed 128 bytes past a 1 KB boundary the kernels still match the f64

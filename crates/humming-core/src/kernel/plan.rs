@@ -46,8 +46,15 @@ pub struct KernelPlan {
 
 /// The rules [`KernelPlan::validate`] checks, in words (for error messages that list what is
 /// valid; keep in step with `validate`).
-pub const PLAN_RULES: &str = "m_tiles 1..=8 (1, 2 or 4 with swap, up to 16 with wgmma), wgmma only on sm_90a with k_warps 1, n_warps 1..=4 as registers allow (bm / 2 + 64 a thread) and bm x bk / 8 <= 8 x threads, half-width warps (n..x32) only in mma.sync plans of even weight widths, warp-specialized plans (_ws: a producer warpgroup more) only as wgmma plans, n_warps and k_warps 1..=8 (at most 16 warps), bk 64, 128, 256 or 512 with \
+pub const PLAN_RULES: &str = "m_tiles 1..=8 (1, 2 or 4 with swap, at most 4 in unswapped full-width mma.sync plans, up to 16 with wgmma), wgmma only on sm_90a with k_warps 1, n_warps 1..=4 as registers allow (bm / 2 + 64 a thread) and bm x bk / 8 <= 8 x threads, half-width warps (n..x32) only in mma.sync plans of even weight widths, warp-specialized plans (_ws: a producer warpgroup more) only as wgmma plans, n_warps and k_warps 1..=8 (at most 16 warps), bk 64, 128, 256 or 512 with \
      bk / 16 a multiple of k_warps, stages 2..=8 (sm_80 and newer) or 1 (sm_75), and fits the target's shared memory";
+
+/// The most f32 accumulators a lane of an mma.sync plan holds: unswapped full-width plans take
+/// at most 4 m16 tiles (128; the half-width and swapped ones fit at their largest). Past it the
+/// registers run out (ptxas 12.9, 8192^2 kernels: 160 accumulators assemble at 254-255 registers
+/// for u3 / u4 but spill 96 bytes for e4m3 on sm_90a; 192 spill 168 bytes, 224 448-776, 256 1.9-2.5 KB),
+/// and such a kernel runs, slowly.
+pub const MMA_SYNC_ACC_MAX: u32 = 128;
 
 /// Registers a thread of a wgmma plan takes with `bm` rows of M (an upper bound from ptxas,
 /// sm_90a, on the u4 and u8 kernels): the `bm / 2` accumulators and at most about 64 more. Used
@@ -206,6 +213,13 @@ impl KernelPlan {
         let max_tiles = if self.wgmma { 16 } else { 8 };
         if !(1..=max_tiles).contains(&self.m_tiles) {
             return bad(format!("m_tiles {} not in 1..={max_tiles}", self.m_tiles));
+        }
+        if !self.wgmma && self.acc_per_lane() > MMA_SYNC_ACC_MAX {
+            return bad(format!(
+                "unswapped full-width mma.sync plans take at most 4 m16 tiles ({MMA_SYNC_ACC_MAX} f32 accumulators a lane): {} tiles need {}, more than the registers hold",
+                self.m_tiles,
+                self.acc_per_lane()
+            ));
         }
         if self.wgmma && (self.swap || self.k_warps != 1 || self.n_warps > 4 || arch != Arch::Sm90a) {
             return bad("wgmma plans are sm_90a plans with k_warps 1, 1 to 4 warpgroups along N and no swap".into());
