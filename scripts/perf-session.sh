@@ -423,6 +423,14 @@ case "$phase" in
     done
     echo '{}' > "$T"
     ;;
+  v89)
+    # Session 21, eighth call: Nsight Compute source profiles of the M = 32 and M = 64 defaults
+    # on 28672 x 8192 (warp-specialized, four math warpgroups), to set against tensor_rate.py's
+    # skeleton of their loops (v84-v86). Ran as the two ncu-stall.sh lines below.
+    for m in 64 32; do SRC_CASE="28672x8192 $m auto auto ws_m$m" bash "$B/ncu-stall.sh" src; done
+    head -c 6000 "$OUT/src_summary.txt"
+    exit 0
+    ;;
   v88)
     # Session 21, seventh call. v83: over 60 graph replays the M = 256 cells run at two speeds
     # (28672 x 8192: best replay 175 us, median 200-204; 8192^2 50.8 / 59.5) as the software
