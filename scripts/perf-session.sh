@@ -33,6 +33,24 @@ abc() { for bin in bench_a16_old bench_a16_old2 bench_a16 bench_a16_old bench_a1
 # sweep_report: each cell's best plan / split and every plan / split's best and spread.
 sweep() { local label=$1; shift; H=$OUT/sweep.jsonl bench $A --label $label --no-copy --harness graph "$@"; }
 sweep_report() { python3 scripts/sweep_best.py "$OUT/sweep.jsonl" --all > "$OUT/best.txt" 2>&1; cat "$OUT/best.txt"; }
+# The warp-specialized tiles' GPU checks (v81, v87): M = 29..200, u4 f16 / bf16, u8, MXFP4,
+# splits 1-3.
+ws_checks() {
+  chk "" 28672x8192 32 auto auto 29x28672x8192
+  chk "--act bf16" 8192x28672 48 auto auto,2 45x8192x28672
+  chk "" 8192x8192 64 auto auto,3 61x8192x8192
+  chk "--weight u8" 28672x8192 128 auto auto 100x28672x8192
+  chk "--weight e2m1 --act bf16 --scale ue8m0 --group 32" 8192x8192 200 auto auto,2 200x8192x8192
+}
+# nvidia-smi sampling the SM clock, power and clock event reasons every 20 ms into smi.csv
+# (v82, v83, v88; scripts/clock_windows.py reads it), until smi_stop.
+smi_start() {
+  local r=clocks_event_reasons.active
+  nvidia-smi --query-gpu=$r --format=csv,noheader > /dev/null 2>&1 || r=clocks_throttle_reasons.active
+  nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu,$r --format=csv,noheader -lms 20 > "$OUT/smi.csv" 2>&1 &
+  smi_pid=$!
+}
+smi_stop() { kill $smi_pid; }
 # racecheck and synccheck on the warp-specialized cases of sanitize_a16, logs in $OUT.
 ws_sanitizers() {
   for tool in racecheck synccheck; do
@@ -438,9 +456,7 @@ case "$phase" in
     # cells against cuBLAS f16 with 60 replays each (medians and best replays), alternated three
     # times, with the clock log.
     A="--arch sm_90a"
-    R=clocks_event_reasons.active; nvidia-smi --query-gpu=$R --format=csv,noheader > /dev/null 2>&1 || R=clocks_throttle_reasons.active
-    nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu,$R --format=csv,noheader -lms 20 > "$OUT/smi.csv" 2>&1 &
-    smi=$!
+    smi_start
     for rep in 1 2 3; do
       echo "humming $rep start $(date +%H:%M:%S.%N)" >> "$OUT/windows.txt"
       bench $A --label v88-$rep --no-copy --shapes 8192x8192,28672x8192,8192x28672 --m 128,256 --harness graph --reps 60 --plans auto --splits auto
@@ -449,7 +465,7 @@ case "$phase" in
       timeout 100 python3 scripts/bench_torch.py --shapes 8192x8192,28672x8192,8192x28672 --m 128,256 --impls cublas_f16 --harness graph --reps 60 --no-copy >> "$T" 2>> "$L"
       echo "cublas $rep end $(date +%H:%M:%S.%N)" >> "$OUT/windows.txt"
     done
-    kill $smi
+    smi_stop
     python3 - "$H" "$T" <<'EOF2'
 import sys, json, collections
 cells = collections.defaultdict(lambda: {"humming": [], "cublas_f16": []})
@@ -478,11 +494,7 @@ EOF2
     # before each wgmma (ptxas: 3 -> 2 uniform instructions a step). bin/bench_a16_old = b96d883
     # (the shipped kernels), bin/bench_a16 = the build. GPU checks of the ws tiles, then the A/B.
     A="--arch sm_90a"
-    { chk "" 28672x8192 32 auto auto 29x28672x8192
-      chk "--act bf16" 8192x28672 48 auto auto,2 45x8192x28672
-      chk "" 8192x8192 64 auto auto,3 61x8192x8192
-      chk "--weight u8" 28672x8192 128 auto auto 100x28672x8192
-      chk "--weight e2m1 --act bf16 --scale ue8m0 --group 32" 8192x8192 200 auto auto,2 200x8192x8192
+    { ws_checks
       chk "" 8192x8192 256 auto auto 256x8192x8192
       chk "" 2048x1024 64 m4x16_n2x64_k1w_bk128_s5_ws 1,3 64x2048x1024
     } > /dev/null 2> "$OUT/tests.txt"
@@ -522,9 +534,7 @@ EOF2
     A="--arch sm_90a"
     nvidia-smi --query-gpu=power.limit,power.default_limit,power.max_limit,enforced.power.limit,clocks.max.sm --format=csv
     timeout 150 python3 scripts/tensor_rate.py > "$OUT/tensor-rate.txt" 2>&1; echo "tensor_rate exit $?"; cat "$OUT/tensor-rate.txt"
-    R=clocks_event_reasons.active; nvidia-smi --query-gpu=$R --format=csv,noheader > /dev/null 2>&1 || R=clocks_throttle_reasons.active
-    nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu,$R --format=csv,noheader -lms 20 > "$OUT/smi.csv" 2>&1 &
-    smi=$!
+    smi_start
     for rep in 1 2 3 4 5 6; do
       for s in 28672x8192 8192x8192; do
         echo "humming $s $rep start $(date +%H:%M:%S.%N)" >> "$OUT/windows.txt"
@@ -532,7 +542,7 @@ EOF2
         echo "humming $s $rep end $(date +%H:%M:%S.%N)" >> "$OUT/windows.txt"
       done
     done
-    kill $smi
+    smi_stop
     grep -h '"us"' "$H" | python3 -c 'import sys, json
 for l in sys.stdin:
     r = json.loads(l); print(r["label"], r["n"], r["k"], r["m"], r["us"], r["us_min"], r.get("tflops"))'
@@ -549,9 +559,7 @@ for l in sys.stdin:
     # window logged beside it.
     A="--arch sm_90a"
     timeout 150 python3 scripts/tensor_rate.py > "$OUT/tensor-rate.txt" 2>&1; echo "tensor_rate exit $?"; cat "$OUT/tensor-rate.txt"
-    R=clocks_event_reasons.active; nvidia-smi --query-gpu=$R --format=csv,noheader > /dev/null 2>&1 || R=clocks_throttle_reasons.active
-    nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu,$R --format=csv,noheader -lms 20 > "$OUT/smi.csv" 2>&1 &
-    smi=$!
+    smi_start
     for rep in 1 2 3 4; do
       echo "humming $rep start $(date +%H:%M:%S.%N)" >> "$OUT/windows.txt"
       bench --label v82-$rep --no-copy --shapes 28672x8192,8192x8192 --m 256 --harness graph --plans auto --splits auto
@@ -560,7 +568,7 @@ for l in sys.stdin:
       timeout 60 python3 scripts/bench_torch.py --shapes 28672x8192,8192x8192 --m 256 --impls cublas_f16 --harness graph --no-copy >> "$T" 2>> "$L"
       echo "cublas $rep end $(date +%H:%M:%S.%N)" >> "$OUT/windows.txt"
     done
-    kill $smi
+    smi_stop
     grep -h '"us"' "$H" | python3 -c 'import sys, json
 for l in sys.stdin:
     r = json.loads(l); print(r["label"], r["n"], r["k"], r["m"], r["us"], r["us_min"], r.get("tflops"))'
@@ -586,11 +594,7 @@ EOF
     # fence's cost at 1-3.6%. bin/bench_a16_old = b96d883, bin/bench_a16 = this build. GPU checks
     # of the ws tiles, then the A/B on the ws cells.
     A="--arch sm_90a"
-    { chk "" 28672x8192 32 auto auto 29x28672x8192
-      chk "--act bf16" 8192x28672 48 auto auto,2 45x8192x28672
-      chk "" 8192x8192 64 auto auto,3 61x8192x8192
-      chk "--weight u8" 28672x8192 128 auto auto 100x28672x8192
-      chk "--weight e2m1 --act bf16 --scale ue8m0 --group 32" 8192x8192 200 auto auto,2 200x8192x8192
+    { ws_checks
       chk "" 2048x1024 64 m4x16_n2x64_k1w_bk128_s5_ws 1,3 64x2048x1024
     } > /dev/null 2> "$OUT/tests.txt"
     checks_report

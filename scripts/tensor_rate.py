@@ -158,10 +158,10 @@ def step_kernel(n, w, g=1, bufs=2, dequant=True, fold=None, stages=1, ahead=Fals
     SASS), fence, `g` m64nNk16 wgmmas, commit. A stage is 8 steps; `fold` models the f32 sums of
     the 32-row tile at each stage's start: `drain` waits for every wgmma, adds the sums times a
     scale to the accumulators (N / 2 FFMA) and lets the stage's first wgmma overwrite the sums (as
-    the shipped kernel does); `double` keeps two sum sets, one a stage in turn, and folds the
-    previous stage's after the stage's first group is issued (waiting only for that stage's
-    wgmmas: ptxas 12.9 then serializes every wgmma, C7514); `late` the same, waiting for every
-    wgmma (the stage's first group too) before the fold. `ahead`: each group's A fragments are
+    the shipped kernel does); `late` keeps two sum sets, one a stage in turn, and folds the
+    previous stage's after the stage's first group is issued, waiting for every wgmma (the
+    stage's first group too: waiting only for the previous stage's makes ptxas 12.9 serialize
+    every wgmma, C7514). `ahead`: each group's A fragments are
     made right after the previous group's wgmmas are issued (their load and dequantization
     overlap those wgmmas) instead of right before its own. `kind`: the dequantization as shipped
     (`full`), only its integer part (`int`: 4 LOP3 + SHF give the fragment), only its f16x2 part
@@ -172,7 +172,7 @@ def step_kernel(n, w, g=1, bufs=2, dequant=True, fold=None, stages=1, ahead=Fals
     name = f"step_n{n}_w{w}_g{g}_b{bufs}" + ("" if dequant else "_nodq") + (f"_{fold}" if fold else "") + ("_ahead" if ahead else "") + ("" if kind == "full" else f"_{kind}")
     threads = 128 * w
     nacc = n // 2
-    nsets = 2 if fold in ("double", "late") else 1
+    nsets = 2 if fold == "late" else 1
     body = prologue(name, threads, nacc * (nsets + (1 if fold else 0))) + desc_setup()
     body = body.replace("  .reg .b32 a<8>;\n", f"  .reg .b32 a<{4 * g * bufs}>;\n")
     body += "  and.b32 r10, r0, 31;\n  shl.b32 r10, r10, 2;\n  mov.u32 r11, smem;\n  add.u32 r10, r10, r11;\n"
@@ -212,7 +212,7 @@ def step_kernel(n, w, g=1, bufs=2, dequant=True, fold=None, stages=1, ahead=Fals
         body += make(0, 0)
     body += loop_head()
     ks = ["rd1", "rd6", "rd7", "rd8"]
-    acc0 = nacc * nsets  # accumulators d[acc0..], sums d[0..nacc) (and d[nacc..2 nacc) for `double`)
+    acc0 = nacc * nsets  # accumulators d[acc0..], sums d[0..nacc) (and d[nacc..2 nacc) for `late`)
 
     def sums(st):
         base = nacc * (st % nsets)
@@ -239,8 +239,8 @@ def step_kernel(n, w, g=1, bufs=2, dequant=True, fold=None, stages=1, ahead=Fals
                 body += (f"  wgmma.mma_async.sync.aligned.m64n{n}k16.f32.f16.f16 {sums(st)}, "
                          f"{{a{r}, a{r + 1}, a{r + 2}, a{r + 3}}}, {ks[(q * g + j) % 4]}, {0 if first else 1}, 1, 1, 0;\n")
             body += "  wgmma.commit_group.sync.aligned;\n"
-            if fold in ("double", "late") and q == 0:
-                body += f"  wgmma.wait_group.sync.aligned {1 if fold == 'double' else 0};\n" + fold_into(st - 1)
+            if fold == "late" and q == 0:
+                body += "  wgmma.wait_group.sync.aligned 0;\n" + fold_into(st - 1)
             if ahead:
                 body += f"  wgmma.wait_group.sync.aligned {bufs - 1};\n" + make((q + 1) % groups, (gi + 1) % bufs)
             gi += 1
