@@ -54,7 +54,10 @@ fn main() {
             None => KernelPlan::choose(m, 256, 1024, arch, spec.weight().bits()),
         };
         ex.set_target(arch).unwrap();
-        match check_gemm(&mut ex, &spec, &plan, (m, 200, 512), split, 5) {
+        // HUMMING_SANITIZE_K: another K (512 = 4 stages of 128 fills a 4-slot ring once; 1024
+        // wraps it, so the warp-specialized producer refills slots).
+        let k = std::env::var("HUMMING_SANITIZE_K").ok().and_then(|v| v.parse().ok()).unwrap_or(512);
+        match check_gemm(&mut ex, &spec, &plan, (m, 200, k), split, 5) {
             Ok(r) => println!("{what:<32} {} ok (max err {:.3} of tolerance)", r.kernel, r.max_tol_frac),
             Err(e) => {
                 println!("{what:<32} FAILED: {e}");

@@ -441,6 +441,55 @@ case "$phase" in
     done
     echo '{}' > "$T"
     ;;
+  v91)
+    # Session 22, second call: v90's racecheck hazards (producer cp.async writes against the math
+    # warps' weight reads, 7936 of them) came from the one case whose ring wraps (6 stages on 4
+    # slots); every earlier case had K = 512 (4 stages, no refill). The non-stream-K
+    # warp-specialized cases with K = 1024 (8 stages: the producer refills every slot).
+    for k in 1024; do
+      HUMMING_SANITIZE_K=$k timeout 200 compute-sanitizer --tool racecheck --error-exitcode 9 "$B/bin/sanitize_a16" warp-specialized > "$OUT/racecheck-k$k.txt" 2>&1
+      echo "racecheck K=$k exit $?"; grep -E "ok \\(|SUMMARY|FAILED|Race reported|Read access" "$OUT/racecheck-k$k.txt" | head -30
+    done
+    exit 0
+    ;;
+  v90)
+    # Session 22, first call: stream-K plans (`..._ws_sk`, new): the warp-specialized tiles with
+    # one CTA an SM sharing the row's tiles x stages (28672 x 8192 has 112 tiles of 256 columns
+    # for 132 SMs). GPU checks (splits auto = 132 CTAs, and odd counts), racecheck / synccheck,
+    # then each default against its stream-K twin in the same run, and cuBLAS f16 beside.
+    A="--arch sm_90a"
+    S32=m2x16_n4x64_k1w_bk128_s4_ws; S64=m4x16_n4x64_k1w_bk128_s4_ws; S128=m8x16_n2x64_k1w_bk128_s4_ws
+    { chk "" 28672x8192 32 ${S32}_sk auto,7,113 29x28672x8192
+      chk "--act bf16" 8192x28672 64 ${S64}_sk auto,33 61x8192x28672
+      chk "" 8192x8192 48 m3x16_n4x64_k1w_bk128_s4_ws_sk auto 45x8192x8192
+      chk "--weight e2m1 --act bf16 --scale ue8m0 --group 32" 28672x8192 32 ${S32}_sk auto 32x28672x8192
+      chk "--weight u8" 28672x8192 128 ${S128}_sk auto 100x28672x8192
+      chk "" 8192x8192 128 ${S128}_sk auto 128x8192x8192
+    } > /dev/null 2> "$OUT/tests.txt"
+    checks_report
+    ws_sanitizers
+    for rep in 1 2; do
+      bench $A --label sk-$rep --no-copy --harness graph --shapes 28672x8192,8192x28672,8192x8192 --m 32 --plans $S32,${S32}_sk --splits auto
+      bench $A --label sk-$rep --no-copy --harness graph --shapes 28672x8192,8192x28672,8192x8192 --m 64 --plans $S64,${S64}_sk,m4x16_n2x64_k1w_bk128_s4_ws --splits auto
+      bench $A --label sk-$rep --no-copy --harness graph --shapes 28672x8192,8192x28672,8192x8192 --m 128 --plans auto,${S128}_sk --splits auto
+    done
+    timeout 200 python3 scripts/bench_torch.py --shapes 28672x8192,8192x28672,8192x8192 --m 32,64,128 --impls cublas_f16 --harness graph --no-copy >> "$T" 2>> "$L"
+    python3 - "$H" "$T" <<'EOF2'
+import sys, json, collections
+best = collections.defaultdict(list)
+for path in sys.argv[1:]:
+    for l in open(path):
+        r = json.loads(l)
+        if r.get("harness") != "graph": continue
+        key = (f'{r["n"]}x{r["k"]}', r["m"])
+        best[key].append((r["us"], r.get("plan") or r["impl"], r.get("split"), r.get("label")))
+for key in sorted(best):
+    print(key)
+    for row in sorted(best[key], key=lambda x: (x[1] or "", x[0] or 0)):
+        print("   ", row)
+EOF2
+    exit 0
+    ;;
   v89)
     # Session 21, eighth call: Nsight Compute source profiles of the M = 32 and M = 64 defaults
     # on 28672 x 8192 (warp-specialized, four math warpgroups), to set against tensor_rate.py's
