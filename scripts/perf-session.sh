@@ -441,6 +441,76 @@ case "$phase" in
     done
     echo '{}' > "$T"
     ;;
+  v94)
+    # Session 22: does racecheck order a refill after an mbarrier arrive / wait (the ring of the
+    # warp-specialized tiles, v91)? A two-slot ring in CUDA (docs/perf-data/2026-12-04-v22/mbar_race.cu):
+    # plain st.shared refills (MODE 0), then cp.async refills (MODE 1).
+    nvcc -arch=sm_90a -O2 -o /tmp/mbar_race docs/perf-data/2026-12-04-v22/mbar_race.cu && /tmp/mbar_race
+    timeout 100 compute-sanitizer --tool racecheck /tmp/mbar_race > "$OUT/racecheck-mbar.txt" 2>&1; echo "racecheck exit $?"
+    grep -E "Race|Read access|Write access|SUMMARY|done" "$OUT/racecheck-mbar.txt" | head -20
+    exit 0
+    ;;
+  v93)
+    # Session 22, fourth call: stream-K v2. v92: with as many CTAs as tiles the piece code costs
+    # 1-2%, but a shared tile cost about 5 us (118 / 124 CTAs: 51.6 us against 46.8 at 112): the
+    # math warps stalled on the arrival (two barriers, a flag, thread 0's fences) and every CTA
+    # ended with a reduce pass over the slices. Now the CTAs are ranked from the last, so a
+    # shared tile's first piece is its CTA's last; that CTA waits (warp 0 polls the counter) for
+    # the others, which ran theirs first and only stored and counted in, adds their partials to
+    # copies of its sums and stores the output. Checks (CTA counts 132 and odd ones), racecheck /
+    # synccheck, then the A/B against the defaults and cuBLAS f16.
+    A="--arch sm_90a"
+    S32=m2x16_n4x64_k1w_bk128_s4_ws; S64=m4x16_n4x64_k1w_bk128_s4_ws; S128=m8x16_n2x64_k1w_bk128_s4_ws; S256=m16x16_n2x64_k1w_bk64_s5_ws
+    { chk "" 28672x8192 32 ${S32}_sk 132,7,113 29x28672x8192
+      chk "--act bf16" 8192x28672 64 ${S64}_sk 132,33 61x8192x28672
+      chk "" 8192x8192 48 m3x16_n4x64_k1w_bk128_s4_ws_sk 132 45x8192x8192
+      chk "--weight e2m1 --act bf16 --scale ue8m0 --group 32" 28672x8192 32 ${S32}_sk 132 32x28672x8192
+      chk "--weight u8" 28672x8192 128 ${S128}_sk 132,50 100x28672x8192
+      chk "" 28672x8192 256 ${S256}_sk 132 256x28672x8192
+      chk "--dynamic-zero" 8192x8192 64 ${S64}_sk 132,5 64x8192x8192
+    } > /dev/null 2> "$OUT/tests.txt"
+    checks_report
+    ws_sanitizers
+    for rep in 1 2; do
+      bench $A --label sk-$rep --no-copy --harness graph --shapes 28672x8192,8192x28672,8192x8192 --m 32 --plans $S32,${S32}_sk --splits auto
+      bench $A --label sk-$rep --no-copy --harness graph --shapes 28672x8192,8192x28672,8192x8192 --m 64 --plans auto,${S64}_sk --splits auto
+      bench $A --label sk-$rep --no-copy --harness graph --shapes 28672x8192,8192x28672,8192x8192 --m 128 --plans auto,${S128}_sk --splits auto
+      bench $A --label sk-$rep --no-copy --harness graph --shapes 28672x8192,8192x28672 --m 256 --plans auto,${S256}_sk --splits auto
+    done
+    timeout 200 python3 scripts/bench_torch.py --shapes 28672x8192,8192x28672,8192x8192 --m 32,64,128,256 --impls cublas_f16 --harness graph --no-copy >> "$T" 2>> "$L"
+    python3 -c '
+import json,sys,collections
+d=collections.defaultdict(list)
+for p in sys.argv[1:]:
+    for l in open(p):
+        r=json.loads(l)
+        if r.get("harness")=="graph": d[(r["n"],r["k"],r["m"],r.get("plan") or r["impl"],r.get("split"))].append(r["us"])
+for k,v in sorted(d.items(), key=lambda x: (x[0][:3], str(x[0][3]))): print(k, sorted(v))' "$H" "$T"
+    exit 0
+    ;;
+  v92)
+    # Session 22, third call: where v90's stream-K time goes. With as many CTAs as tiles (112 on
+    # 28672 x 8192, 32 on 8192 x 28672) every run is one whole tile, as in the default: the cost
+    # of the piece code alone; then CTA counts between that and one an SM.
+    A="--arch sm_90a"
+    S32=m2x16_n4x64_k1w_bk128_s4_ws; S64=m4x16_n4x64_k1w_bk128_s4_ws
+    for rep in 1 2; do
+      bench $A --label sk-$rep --no-copy --harness graph --shapes 28672x8192 --m 32 --plans $S32 --splits auto
+      bench $A --label sk-$rep --no-copy --harness graph --shapes 28672x8192 --m 32 --plans ${S32}_sk --splits 112,118,124,132
+      bench $A --label sk-$rep --no-copy --harness graph --shapes 28672x8192 --m 64 --plans $S64 --splits auto
+      bench $A --label sk-$rep --no-copy --harness graph --shapes 28672x8192 --m 64 --plans ${S64}_sk --splits 112,124,132
+      bench $A --label sk-$rep --no-copy --harness graph --shapes 8192x28672 --m 32 --plans $S32 --splits auto
+      bench $A --label sk-$rep --no-copy --harness graph --shapes 8192x28672 --m 32 --plans ${S32}_sk --splits 32,128,132
+    done
+    python3 scripts/ab_summary.py "$H" > "$OUT/ab.txt" 2>&1; grep -E '"us"' -c "$H"
+    python3 -c '
+import json,sys,collections
+d=collections.defaultdict(list)
+for l in open(sys.argv[1]):
+    r=json.loads(l); d[(r["n"],r["k"],r["m"],r["plan"],r["split"])].append(r["us"])
+for k,v in sorted(d.items()): print(k, sorted(v))' "$H"
+    exit 0
+    ;;
   v91)
     # Session 22, second call: v90's racecheck hazards (producer cp.async writes against the math
     # warps' weight reads, 7936 of them) came from the one case whose ring wraps (6 stages on 4
