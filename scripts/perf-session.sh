@@ -51,6 +51,20 @@ smi_start() {
   smi_pid=$!
 }
 smi_stop() { kill $smi_pid; }
+# Every graph-harness time of each cell and plan / split (or torch impl) in the given jsonl
+# files, sorted (v90, v92, v93).
+cell_times() {
+  python3 -c '
+import json, sys, collections
+d = collections.defaultdict(list)
+for p in sys.argv[1:]:
+    for l in open(p):
+        r = json.loads(l)
+        if r.get("harness") == "graph":
+            d[(r["n"], r["k"], r["m"], r.get("plan") or r["impl"], r.get("split"))].append(r["us"])
+for k, v in sorted(d.items(), key=lambda x: (x[0][:3], str(x[0][3]), str(x[0][4]))):
+    print(k, sorted(v))' "$@"
+}
 # racecheck and synccheck on the warp-specialized cases of sanitize_a16, logs in $OUT.
 ws_sanitizers() {
   for tool in racecheck synccheck; do
@@ -451,8 +465,8 @@ case "$phase" in
     exit 0
     ;;
   v93)
-    # Session 22, fourth call: stream-K v2. v92: with as many CTAs as tiles the piece code costs
-    # 1-2%, but a shared tile cost about 5 us (118 / 124 CTAs: 51.6 us against 46.8 at 112): the
+    # Session 22, fourth call (stream-k-v2.patch applied): stream-K v2. v92: with as many CTAs as
+    # tiles the piece code costs 1-2%, but a shared tile cost about 5 us (118 / 124 CTAs: 51.6 us against 46.8 at 112): the
     # math warps stalled on the arrival (two barriers, a flag, thread 0's fences) and every CTA
     # ended with a reduce pass over the slices. Now the CTAs are ranked from the last, so a
     # shared tile's first piece is its CTA's last; that CTA waits (warp 0 polls the counter) for
@@ -478,18 +492,11 @@ case "$phase" in
       bench $A --label sk-$rep --no-copy --harness graph --shapes 28672x8192,8192x28672 --m 256 --plans auto,${S256}_sk --splits auto
     done
     timeout 200 python3 scripts/bench_torch.py --shapes 28672x8192,8192x28672,8192x8192 --m 32,64,128,256 --impls cublas_f16 --harness graph --no-copy >> "$T" 2>> "$L"
-    python3 -c '
-import json,sys,collections
-d=collections.defaultdict(list)
-for p in sys.argv[1:]:
-    for l in open(p):
-        r=json.loads(l)
-        if r.get("harness")=="graph": d[(r["n"],r["k"],r["m"],r.get("plan") or r["impl"],r.get("split"))].append(r["us"])
-for k,v in sorted(d.items(), key=lambda x: (x[0][:3], str(x[0][3]))): print(k, sorted(v))' "$H" "$T"
+    cell_times "$H" "$T"
     exit 0
     ;;
   v92)
-    # Session 22, third call: where v90's stream-K time goes. With as many CTAs as tiles (112 on
+    # Session 22, third call (stream-k.patch applied): where v90's stream-K time goes. With as many CTAs as tiles (112 on
     # 28672 x 8192, 32 on 8192 x 28672) every run is one whole tile, as in the default: the cost
     # of the piece code alone; then CTA counts between that and one an SM.
     A="--arch sm_90a"
@@ -502,13 +509,7 @@ for k,v in sorted(d.items(), key=lambda x: (x[0][:3], str(x[0][3]))): print(k, s
       bench $A --label sk-$rep --no-copy --harness graph --shapes 8192x28672 --m 32 --plans $S32 --splits auto
       bench $A --label sk-$rep --no-copy --harness graph --shapes 8192x28672 --m 32 --plans ${S32}_sk --splits 32,128,132
     done
-    python3 scripts/ab_summary.py "$H" > "$OUT/ab.txt" 2>&1; grep -E '"us"' -c "$H"
-    python3 -c '
-import json,sys,collections
-d=collections.defaultdict(list)
-for l in open(sys.argv[1]):
-    r=json.loads(l); d[(r["n"],r["k"],r["m"],r["plan"],r["split"])].append(r["us"])
-for k,v in sorted(d.items()): print(k, sorted(v))' "$H"
+    cell_times "$H"
     exit 0
     ;;
   v91)
@@ -516,14 +517,13 @@ for k,v in sorted(d.items()): print(k, sorted(v))' "$H"
     # warps' weight reads, 7936 of them) came from the one case whose ring wraps (6 stages on 4
     # slots); every earlier case had K = 512 (4 stages, no refill). The non-stream-K
     # warp-specialized cases with K = 1024 (8 stages: the producer refills every slot).
-    for k in 1024; do
-      HUMMING_SANITIZE_K=$k timeout 200 compute-sanitizer --tool racecheck --error-exitcode 9 "$B/bin/sanitize_a16" warp-specialized > "$OUT/racecheck-k$k.txt" 2>&1
-      echo "racecheck K=$k exit $?"; grep -E "ok \\(|SUMMARY|FAILED|Race reported|Read access" "$OUT/racecheck-k$k.txt" | head -30
-    done
+    HUMMING_SANITIZE_K=1024 timeout 200 compute-sanitizer --tool racecheck --error-exitcode 9 "$B/bin/sanitize_a16" warp-specialized > "$OUT/racecheck-k1024.txt" 2>&1
+    echo "racecheck K=1024 exit $?"; grep -E "ok \\(|SUMMARY|FAILED|Race reported|Read access" "$OUT/racecheck-k1024.txt" | head -30
     exit 0
     ;;
   v90)
-    # Session 22, first call: stream-K plans (`..._ws_sk`, new): the warp-specialized tiles with
+    # Session 22, first call (needs docs/perf-data/2026-12-04-v22/stream-k.patch applied before
+    # perf-bundle.sh; not kept): stream-K plans (`..._ws_sk`): the warp-specialized tiles with
     # one CTA an SM sharing the row's tiles x stages (28672 x 8192 has 112 tiles of 256 columns
     # for 132 SMs). GPU checks (splits auto = 132 CTAs, and odd counts), racecheck / synccheck,
     # then each default against its stream-K twin in the same run, and cuBLAS f16 beside.
@@ -544,20 +544,7 @@ for k,v in sorted(d.items()): print(k, sorted(v))' "$H"
       bench $A --label sk-$rep --no-copy --harness graph --shapes 28672x8192,8192x28672,8192x8192 --m 128 --plans auto,${S128}_sk --splits auto
     done
     timeout 200 python3 scripts/bench_torch.py --shapes 28672x8192,8192x28672,8192x8192 --m 32,64,128 --impls cublas_f16 --harness graph --no-copy >> "$T" 2>> "$L"
-    python3 - "$H" "$T" <<'EOF2'
-import sys, json, collections
-best = collections.defaultdict(list)
-for path in sys.argv[1:]:
-    for l in open(path):
-        r = json.loads(l)
-        if r.get("harness") != "graph": continue
-        key = (f'{r["n"]}x{r["k"]}', r["m"])
-        best[key].append((r["us"], r.get("plan") or r["impl"], r.get("split"), r.get("label")))
-for key in sorted(best):
-    print(key)
-    for row in sorted(best[key], key=lambda x: (x[1] or "", x[0] or 0)):
-        print("   ", row)
-EOF2
+    cell_times "$H" "$T"
     exit 0
     ;;
   v89)
