@@ -23,6 +23,7 @@ p.add_argument("--iters", type=int, default=60)
 p.add_argument("--reps", type=int, default=9)
 p.add_argument("--cold-reps", type=int, default=25)
 p.add_argument("--no-copy", action="store_true")
+p.add_argument("--label", default="", help="written into every record (as bench_a16's --label)")
 a = p.parse_args()
 dev = torch.device("cuda")
 props = torch.cuda.get_device_properties(dev)
@@ -33,6 +34,8 @@ flush = torch.empty(256 << 20, dtype=torch.uint8, device=dev)
 
 
 def emit(**kw):
+    if a.label:
+        kw.setdefault("label", a.label)
     print(json.dumps(kw), flush=True)
 
 

@@ -455,6 +455,159 @@ case "$phase" in
     done
     echo '{}' > "$T"
     ;;
+  v100)
+    # Session 23, sixth call: where a GEMM's energy goes on the tensor side. v99: plans that
+    # halve the activations' L2 reads cost the same or more energy, so the L2 traffic is not
+    # it. tensor_rate.py's instruction loops and math-step skeletons (no global memory) with
+    # --energy: the power, the clock the cap leaves and pJ a multiply-add, for the wgmma shapes
+    # the tiles issue (register A, N = 32..256), shared-memory A (cuBLAS's form), mma.sync,
+    # and the dequantizing steps; the idle GPU's power first.
+    python3 scripts/energy.py idle -- sleep 3
+    timeout 240 python3 scripts/tensor_rate.py --energy 2 \
+      --only '^rs_n(32|64|128)_w4_u8$|^rs_n(128|256)_w2_u8$|^ss_n(64|256)_w2_u8$|^mma_w8_c4_u16$|^step_n32_w4_g1_b2(_nodq)?$|^step_n(64|128)_w[24]_g1_b2$|^step_n32_w4_g2_b3_drain$' \
+      > "$OUT/tensor-energy.txt" 2>&1; echo "tensor_rate exit $?"; cat "$OUT/tensor-energy.txt"
+    exit 0
+    ;;
+  v99)
+    # Session 23, fifth call: v97 put 28672 x 8192 M = 256 at 143.8 mJ a GEMM, and v98 an
+    # L2-resident byte at about 60-75 pJ over the busy baseline: the default's 224 CTAs of 128
+    # columns each read all 4 MiB of activations, 940 MB from L2 a GEMM, perhaps a third of the
+    # energy. Do plans that read the activations fewer times cost less energy, and so run faster
+    # at the cap? m8x16_n4x64_wg (two M tiles of 128 rows, 256 columns: 470 MB of activations,
+    # the weights read twice, the second time mostly from L2) against the defaults at M = 256
+    # and 128 (112 CTAs of 256 columns against 224 of 128), and the default's tile without warp
+    # specialization. GPU checks of the alternative first; energy a GEMM as v97.
+    A="--arch sm_90a"
+    ALT=m8x16_n4x64_k1w_bk128_s4_wg
+    { chk "" 28672x8192 256 $ALT auto 100x28672x8192
+      chk "" 8192x28672 256 $ALT auto 200x8192x28672
+      chk "" 8192x8192 128 $ALT auto,2 128x8192x8192
+    } > /dev/null 2> "$OUT/tests.txt"
+    checks_report
+    export ENERGY_LOG=$OUT/energy.jsonl
+    epair() { local case=$1; shift; for r in 200 1400; do python3 scripts/energy.py "$case r$r" -- "$B/bin/bench_a16" $A --label "$case r$r" --no-copy --harness graph --reps $r "$@" >> "$H" 2>> "$L"; done; }
+    for s in 28672x8192 8192x28672; do
+      epair "$s-256-default" --shapes $s --m 256 --plans auto --splits auto
+      epair "$s-256-$ALT" --shapes $s --m 256 --plans $ALT --splits auto
+      epair "$s-128-default" --shapes $s --m 128 --plans auto --splits auto
+      epair "$s-128-$ALT" --shapes $s --m 128 --plans $ALT --splits auto
+    done
+    epair "28672x8192-256-m16x16_n2x64_k1w_bk64_s4_wg" --shapes 28672x8192 --m 256 --plans m16x16_n2x64_k1w_bk64_s4_wg --splits auto
+    for r in 200 1400; do
+      python3 scripts/energy.py "cublas-28672x8192-128 r$r" -- python3 scripts/bench_torch.py --shapes 28672x8192 --m 128 --impls cublas_f16 --harness graph --reps $r --no-copy --label "cublas-28672x8192-128 r$r" >> "$T" 2>> "$L"
+    done
+    python3 scripts/energy_report.py "$ENERGY_LOG" "$H" "$T"
+    grep -h '"plan"' "$H" | python3 -c 'import sys, json
+for l in sys.stdin:
+    r = json.loads(l); print(r["label"], r["plan"], "split", r["split"], "grid", r["grid"])' | sort -u | grep r1400
+    exit 0
+    ;;
+  v98)
+    # Session 23, fourth call: what a byte costs in energy by where it is read from
+    # (scripts/energy_bytes.py: DRAM reads, L2-resident reads, D2D copies, against idle and a
+    # tiny-kernel baseline), to split v97's energy a GEMM into the weight stream, the
+    # activations' re-reads from L2 and the rest.
+    timeout 150 python3 scripts/energy_bytes.py > "$OUT/energy-bytes.jsonl" 2>> "$L"; echo "energy_bytes exit $?"
+    cat "$OUT/energy-bytes.jsonl"; tail -3 "$L"
+    exit 0
+    ;;
+  v97)
+    # Session 23, third call (main's kernels): energy a GEMM in steady state, from NVML's energy
+    # counter (scripts/energy.py). v96: under 300 graph replays every 28672 x 8192 / 8192 x
+    # 28672 cell from M = 8 up runs at the 700 W cap (event reason 0x4 from the first replays,
+    # SM clock 1490-1790 MHz; nvidia-smi's power.draw is a lagging average) and its median is
+    # 10-18% above its best replay, while cuBLAS at M <= 64 (bound by DRAM) moves by under 2%.
+    # Each case runs twice, 200 and 1400 replays of 60 GEMMs; the differences over the 72000
+    # extra GEMMs are the energy and the time of one, the runs' setup cancelled (energy_report.py;
+    # the call itself printed the same table from an inline version, its cuBLAS rows unlabelled).
+    A="--arch sm_90a"
+    export ENERGY_LOG=$OUT/energy.jsonl
+    for m in 1 8 16 32 64 128 256; do
+      for r in 200 1400; do
+        python3 scripts/energy.py "humming-$m r$r" -- "$B/bin/bench_a16" $A --label "humming-$m r$r" --no-copy --harness graph --reps $r --shapes 28672x8192 --m $m --plans auto --splits auto >> "$H" 2>> "$L"
+      done
+    done
+    for m in 1 32 256; do
+      for r in 200 1400; do
+        python3 scripts/energy.py "cublas-$m r$r" -- python3 scripts/bench_torch.py --shapes 28672x8192 --m $m --impls cublas_f16 --harness graph --reps $r --no-copy --label "cublas-$m r$r" >> "$T" 2>> "$L"
+      done
+    done
+    python3 scripts/energy_report.py "$ENERGY_LOG" "$H" "$T"
+    exit 0
+    ;;
+  v96)
+    # Session 23, second call (main's kernels): v95 found the M = 32 / 64 tiles at the 700 W cap
+    # under sustained load (300 replays: busy SM clock 1540-1650 MHz, median 51.8 us against a
+    # best replay of 45.5 at M = 32). (1) The issue table sustained: every default cell with
+    # 300 graph replays, each (shape, M) in its own window of the nvidia-smi log, cuBLAS f16 a
+    # window a shape; (2) at M = 16 / 32 / 64 on 28672 x 8192 the neighbour plans, also 300
+    # replays a window: does a plan that does less a GEMM win once the clock is capped?
+    A="--arch sm_90a"
+    W=$OUT/windows.txt
+    win() { local key=$1; shift; echo "$key start $(date +%H:%M:%S.%N)" >> "$W"; bench $A --label "$key" --no-copy --harness graph --reps 300 "$@"; echo "$key end $(date +%H:%M:%S.%N)" >> "$W"; }
+    smi_start
+    for s in 28672x8192 8192x28672 8192x8192; do
+      for m in 1 2 4 8 16 32 64 128 256; do win "hm-$s-$m 1" --shapes $s --m $m --plans auto --splits auto; done
+      echo "cublas-$s 1 start $(date +%H:%M:%S.%N)" >> "$W"
+      timeout 150 python3 scripts/bench_torch.py --shapes $s --m 1,2,4,8,16,32,64,128,256 --impls cublas_f16 --harness graph --reps 300 --no-copy >> "$T" 2>> "$L"
+      echo "cublas-$s 1 end $(date +%H:%M:%S.%N)" >> "$W"
+    done
+    for p in m1x16_n2x64_k4w_bk256_s4 m2x8_n2x64_k2w_bk256_s4; do win "alt16-$p 1" --shapes 28672x8192 --m 16 --plans $p --splits auto,2; done
+    for p in m2x16_n2x64_k1w_bk128_s4_ws m2x16_n4x64_k1w_bk64_s6_ws m2x16_n4x64_k1w_bk128_s4_wg m4x8_n2x64_k4w_bk256_s4; do win "alt32-$p 1" --shapes 28672x8192 --m 32 --plans $p --splits auto; done
+    for p in m4x16_n2x64_k1w_bk128_s4_ws m4x16_n3x64_k1w_bk128_s4_ws m4x16_n4x64_k1w_bk128_s4_wg m4x16_n4x64_k1w_bk64_s6_ws; do win "alt64-$p 1" --shapes 28672x8192 --m 64 --plans $p --splits auto; done
+    smi_stop
+    python3 scripts/clock_windows.py "$OUT/smi.csv" "$W" > "$OUT/clock-windows.txt"; cat "$OUT/clock-windows.txt"
+    python3 -c '
+import json, sys
+for p in sys.argv[1:]:
+    for l in open(p):
+        r = json.loads(l)
+        if "us" in r:
+            print(r.get("label", "cublas"), r["n"], r["k"], r["m"], r.get("plan") or r["impl"], r.get("split"), "median", r["us"], "best", r.get("us_min"))' "$H" "$T"
+    exit 0
+    ;;
+  v95)
+    # Session 23, first call (stream-k-v2.patch applied before perf-bundle.sh): is the M = 32 / 64
+    # warp-specialized tile bound by the 700 W power cap? v93: 112, 128 and 132 CTAs all take
+    # 45.4-45.5 us on 28672 x 8192 / 8192 x 28672 at M = 32, which a per-SM limit would not
+    # give (132 CTAs do 15% less each). Each case runs 300 graph replays in its own window of
+    # the nvidia-smi log (clock and power of the busy samples), alternated three times; M = 1
+    # (the weight stream alone) and cuBLAS f16 beside; then the same cases cold (L2 flushed,
+    # each call alone, so the cap has no time to act).
+    A="--arch sm_90a"
+    S32=m2x16_n4x64_k1w_bk128_s4_ws; S64=m4x16_n4x64_k1w_bk128_s4_ws
+    chk "" 28672x8192 32 ${S32}_sk 132,112 29x28672x8192 > /dev/null 2> "$OUT/tests.txt"
+    checks_report
+    nvidia-smi --query-gpu=power.limit,enforced.power.limit,clocks.max.sm --format=csv
+    W=$OUT/windows.txt
+    win() { local key=$1; shift; echo "$key start $(date +%H:%M:%S.%N)" >> "$W"; bench $A --label "$key" --no-copy --harness graph --reps 300 "$@"; echo "$key end $(date +%H:%M:%S.%N)" >> "$W"; }
+    smi_start
+    for rep in 1 2 3; do
+      win "m32-default $rep" --shapes 28672x8192 --m 32 --plans $S32 --splits auto
+      win "m32-sk132 $rep" --shapes 28672x8192 --m 32 --plans ${S32}_sk --splits 132
+      win "m32-sk112 $rep" --shapes 28672x8192 --m 32 --plans ${S32}_sk --splits 112
+      win "m64-default $rep" --shapes 28672x8192 --m 64 --plans $S64 --splits auto
+      win "m64-sk132 $rep" --shapes 28672x8192 --m 64 --plans ${S64}_sk --splits 132
+      win "m1-default $rep" --shapes 28672x8192 --m 1 --plans auto --splits auto
+      echo "cublas $rep start $(date +%H:%M:%S.%N)" >> "$W"
+      timeout 100 python3 scripts/bench_torch.py --shapes 28672x8192 --m 1,32,64 --impls cublas_f16 --harness graph --reps 300 --no-copy >> "$T" 2>> "$L"
+      echo "cublas $rep end $(date +%H:%M:%S.%N)" >> "$W"
+    done
+    smi_stop
+    python3 scripts/clock_windows.py "$OUT/smi.csv" "$W"
+    for p in $S32 ${S32}_sk:132 ${S32}_sk:112; do
+      bench $A --label cold --no-copy --harness cold --shapes 28672x8192 --m 32 --plans ${p%%:*} --splits $([ "${p#*:}" = "$p" ] && echo auto || echo ${p#*:})
+    done
+    bench $A --label cold --no-copy --harness cold --shapes 28672x8192 --m 64 --plans $S64,${S64}_sk --splits auto
+    python3 -c '
+import json, sys
+for p in sys.argv[1:]:
+    for l in open(p):
+        r = json.loads(l)
+        if "us" in r:
+            print(r.get("label", ""), r["harness"], r["n"], r["k"], r["m"], r.get("plan") or r["impl"], r.get("split"), "median", r["us"], "best", r.get("us_min"))' "$H" "$T"
+    exit 0
+    ;;
   v94)
     # Session 22: does racecheck order a refill after an mbarrier arrive / wait (the ring of the
     # warp-specialized tiles, v91)? A two-slot ring in CUDA (docs/perf-data/2026-12-04-v22/mbar_race.cu):

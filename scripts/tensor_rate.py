@@ -18,18 +18,24 @@ Variants:
   fragment dequantized from a shared-memory word, the register sets, commit groups and stage
   fold of the shipped tiles and variants of them; no producer, ring or epilogue.
 
-`clk/instr` is a warpgroup's (warp's) cycles per tensor instruction it issues.
+`clk/instr` is a warpgroup's (warp's) cycles per tensor instruction it issues. With
+`--energy S` each variant is then launched back to back for about S seconds between two reads
+of NVML's energy counter (energy.py): the mean power, the SM clock that the %clock64 cycles
+of those launches imply (the 700 W cap lowers it), and the energy a multiply-add (pJ). `--only`
+keeps the variants whose name matches a regular expression.
 
 The kernels are PTX written here and loaded through the driver (ctypes on libcuda), so nothing
 but the driver is needed; `--emit DIR` only writes the PTX (for `ptxas -arch=sm_90a` here).
 
-    python3 scripts/tensor_rate.py [--iters 4000] [--emit DIR]
+    python3 scripts/tensor_rate.py [--iters 4000] [--emit DIR] [--energy SECONDS] [--only REGEX]
 """
 import argparse
 import ctypes
 import os
+import re
 import statistics
 import sys
+import time
 
 SMEM = 32768  # B: up to 256 rows x 128 bytes (8-row groups 1024 bytes apart); A: 64 rows
 
@@ -320,7 +326,7 @@ class Driver:
         return lambda *a: self.ck(f(*a), name)
 
 
-def run(vs, iters):
+def run(vs, iters, energy_s=0.0):
     d = Driver()
     d.cuInit(0)
     dev = ctypes.c_int()
@@ -369,7 +375,19 @@ def run(vs, iters):
         tflops = 2 * macs * iters * grid / (best * 1e-3) / 1e12
         ghz = cycles / (best * 1e-3) / 1e9
         rows.append((name, threads, per_clk, clk_instr, tflops, ghz))
-        print(f"{name:<18} {threads:>7} {per_clk:>10.0f} {per_clk / 2048:>7.0%} {clk_instr:>9.1f} {tflops:>8.0f} {ghz:>6.2f}")
+        line = f"{name:<18} {threads:>7} {per_clk:>10.0f} {per_clk / 2048:>7.0%} {clk_instr:>9.1f} {tflops:>8.0f} {ghz:>6.2f}"
+        if energy_s:
+            from energy import energy_mj
+            n = max(1, int(energy_s * 1e3 / best))
+            d.cuCtxSynchronize()
+            j0, t0 = energy_mj(), time.monotonic()
+            for _ in range(n):
+                d.cuLaunchKernel(fn, ctypes.c_uint(grid), 1, 1, ctypes.c_uint(threads), 1, 1, 0, None, args, None)
+            d.cuCtxSynchronize()
+            j1, t1 = energy_mj(), time.monotonic()
+            watts = (j1 - j0) / (t1 - t0) / 1e3
+            line += f"   {watts:5.0f} W {cycles * n / (t1 - t0) / 1e9:5.2f} GHz {(j1 - j0) * 1e9 / (macs * iters * grid * n):6.3f} pJ/MAC"
+        print(line, flush=True)
     return rows
 
 
@@ -377,14 +395,16 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--iters", type=int, default=4000)
     ap.add_argument("--emit", help="write the PTX module to DIR/tensor_rate.ptx and stop")
+    ap.add_argument("--energy", type=float, default=0.0, help="seconds of back-to-back launches a variant between NVML energy reads")
+    ap.add_argument("--only", help="regular expression: the variants whose name it matches")
     a = ap.parse_args()
-    vs = variants()
+    vs = [v for v in variants() if not a.only or re.search(a.only, v["name"])]
     if a.emit:
         os.makedirs(a.emit, exist_ok=True)
         with open(os.path.join(a.emit, "tensor_rate.ptx"), "w") as f:
             f.write(module(vs))
         return
-    run(vs, a.iters)
+    run(vs, a.iters, a.energy)
 
 
 if __name__ == "__main__":
