@@ -51,6 +51,15 @@ smi_start() {
   smi_pid=$!
 }
 smi_stop() { kill $smi_pid; }
+# Energy and time a GEMM (v97, v99, v101): one case run twice, 200 and 1400 graph replays, each
+# between two reads of NVML's energy counter into $ENERGY_LOG (scripts/energy.py); then
+# scripts/energy_report.py. epair <case> <binary in bin/> <bench args...>, with the phase's $A.
+epair() {
+  local case=$1 bin=$2; shift 2
+  for r in 200 1400; do
+    python3 scripts/energy.py "$case r$r" -- "$B/bin/$bin" $A --label "$case r$r" --no-copy --harness graph --reps $r "$@" >> "$H" 2>> "$L"
+  done
+}
 # Every graph-harness time of each cell and plan / split (or torch impl) in the given jsonl
 # files, sorted (v90, v92, v93).
 cell_times() {
@@ -455,6 +464,43 @@ case "$phase" in
     done
     echo '{}' > "$T"
     ;;
+  v102)
+    # Session 23, eighth call: v100 again for the n32 step's parts (what the dequantization
+    # costs in energy, as v21 item 2 measured its time): the step with its integer part only,
+    # its f16x2 part only, all of it into registers no wgmma reads, none of it; beside the bare
+    # wgmma and mma.sync rows, each twice.
+    for rep in 1 2; do
+      timeout 120 python3 scripts/tensor_rate.py --energy 2 --only '^step_n32_w4_g1_b2(_nodq|_int|_fp|_dummy)?$|^rs_n32_w4_u8$|^mma_w(4|8)_c4_u16$' \
+        > "$OUT/tensor-energy-$rep.txt" 2>&1; echo "tensor_rate exit $?"; cat "$OUT/tensor-energy-$rep.txt"
+    done
+    exit 0
+    ;;
+  v101)
+    # Session 23, seventh call (bin/bench_a16_old = 4c75844, bin/bench_a16 = the same with the
+    # offset fold of the one-n8-tile swapped plans off, docs/perf-data/2026-12-04-v23/no-fold.patch):
+    # v100 put mma.sync at 2.36 pJ a multiply-add, and the M <= 8 plans issue one or two fold
+    # MMAs (a constant A fragment times the activations) a k16 step besides the block's four, in
+    # place of the f16x2 subtractions of the offsets. Without the fold: fewer MMAs, more HADD2s.
+    # Checks of the new build, the burst A/B (9 replays), then energy a GEMM of both.
+    A="--arch sm_90a"
+    { chk "" 28672x8192 1 auto auto 1x28672x8192
+      chk "" 8192x28672 8 auto auto 7x8192x28672
+      chk "--act bf16" 8192x8192 4 auto auto,1 3x8192x8192
+      chk "--weight u3" 8192x8192 2 auto auto 2x8192x8192
+    } > /dev/null 2> "$OUT/tests.txt"
+    checks_report
+    ab --shapes 28672x8192,8192x28672,8192x8192 --m 1,4,8
+    python3 scripts/ab_summary.py "$H" 2>&1 | tail -12
+    export ENERGY_LOG=$OUT/energy.jsonl
+    for s in 28672x8192 8192x28672; do
+      for m in 1 8; do
+        epair "$s-$m-fold" bench_a16_old --shapes $s --m $m --plans auto --splits auto
+        epair "$s-$m-nofold" bench_a16 --shapes $s --m $m --plans auto --splits auto
+      done
+    done
+    python3 scripts/energy_report.py "$ENERGY_LOG" "$H"
+    exit 0
+    ;;
   v100)
     # Session 23, sixth call: where a GEMM's energy goes on the tensor side. v99: plans that
     # halve the activations' L2 reads cost the same or more energy, so the L2 traffic is not
@@ -485,14 +531,13 @@ case "$phase" in
     } > /dev/null 2> "$OUT/tests.txt"
     checks_report
     export ENERGY_LOG=$OUT/energy.jsonl
-    epair() { local case=$1; shift; for r in 200 1400; do python3 scripts/energy.py "$case r$r" -- "$B/bin/bench_a16" $A --label "$case r$r" --no-copy --harness graph --reps $r "$@" >> "$H" 2>> "$L"; done; }
     for s in 28672x8192 8192x28672; do
-      epair "$s-256-default" --shapes $s --m 256 --plans auto --splits auto
-      epair "$s-256-$ALT" --shapes $s --m 256 --plans $ALT --splits auto
-      epair "$s-128-default" --shapes $s --m 128 --plans auto --splits auto
-      epair "$s-128-$ALT" --shapes $s --m 128 --plans $ALT --splits auto
+      epair "$s-256-default" bench_a16 --shapes $s --m 256 --plans auto --splits auto
+      epair "$s-256-$ALT" bench_a16 --shapes $s --m 256 --plans $ALT --splits auto
+      epair "$s-128-default" bench_a16 --shapes $s --m 128 --plans auto --splits auto
+      epair "$s-128-$ALT" bench_a16 --shapes $s --m 128 --plans $ALT --splits auto
     done
-    epair "28672x8192-256-m16x16_n2x64_k1w_bk64_s4_wg" --shapes 28672x8192 --m 256 --plans m16x16_n2x64_k1w_bk64_s4_wg --splits auto
+    epair "28672x8192-256-m16x16_n2x64_k1w_bk64_s4_wg" bench_a16 --shapes 28672x8192 --m 256 --plans m16x16_n2x64_k1w_bk64_s4_wg --splits auto
     for r in 200 1400; do
       python3 scripts/energy.py "cublas-28672x8192-128 r$r" -- python3 scripts/bench_torch.py --shapes 28672x8192 --m 128 --impls cublas_f16 --harness graph --reps $r --no-copy --label "cublas-28672x8192-128 r$r" >> "$T" 2>> "$L"
     done
@@ -523,9 +568,7 @@ for l in sys.stdin:
     A="--arch sm_90a"
     export ENERGY_LOG=$OUT/energy.jsonl
     for m in 1 8 16 32 64 128 256; do
-      for r in 200 1400; do
-        python3 scripts/energy.py "humming-$m r$r" -- "$B/bin/bench_a16" $A --label "humming-$m r$r" --no-copy --harness graph --reps $r --shapes 28672x8192 --m $m --plans auto --splits auto >> "$H" 2>> "$L"
-      done
+      epair "humming-$m" bench_a16 --shapes 28672x8192 --m $m --plans auto --splits auto
     done
     for m in 1 32 256; do
       for r in 200 1400; do
