@@ -464,6 +464,22 @@ case "$phase" in
     done
     echo '{}' > "$T"
     ;;
+  v103)
+    # Session 23, ninth call: v96's 8192^2 cells moved by 0-1% over 300 replays (0.2-1 s runs):
+    # the cap had no time to act. Energy a GEMM and the 1400-replay medians there (runs of
+    # 1-5 s), humming and cuBLAS f16, M = 1 / 32 / 256. (Run with v101's bundle: its
+    # bin/bench_a16_old is main's kernels.)
+    A="--arch sm_90a"
+    export ENERGY_LOG=$OUT/energy.jsonl
+    for m in 1 32 256; do
+      epair "humming-8192x8192-$m" bench_a16_old --shapes 8192x8192 --m $m --plans auto --splits auto
+      for r in 200 1400; do
+        python3 scripts/energy.py "cublas-8192x8192-$m r$r" -- python3 scripts/bench_torch.py --shapes 8192x8192 --m $m --impls cublas_f16 --harness graph --reps $r --no-copy --label "cublas-8192x8192-$m r$r" >> "$T" 2>> "$L"
+      done
+    done
+    python3 scripts/energy_report.py "$ENERGY_LOG" "$H" "$T"
+    exit 0
+    ;;
   v102)
     # Session 23, eighth call: v100 again for the n32 step's parts (what the dequantization
     # costs in energy, as v21 item 2 measured its time): the step with its integer part only,
