@@ -464,6 +464,27 @@ case "$phase" in
     done
     echo '{}' > "$T"
     ;;
+  v104)
+    # Session 23, tenth call: where our energy above the first-order model goes (v23 item 3).
+    # Totals a GEMM under Nsight Compute (one launch, cold): warp instructions, shared-memory
+    # loads, L2 and DRAM bytes, tensor-pipe activity, for the default kernel and for cuBLAS f16
+    # (torch.matmul) on 28672 x 8192 at M = 32 and 128. (v101's bundle: bin/bench_a16_old is
+    # main's kernels.)
+    A="--arch sm_90a"
+    NM=smsp__inst_executed.sum,smsp__sass_inst_executed_op_shared_ld.sum,lts__t_bytes.sum,dram__bytes_read.sum,l1tex__m_xbar2l1tex_read_bytes.sum,sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active,gpu__time_duration.sum,sm__cycles_elapsed.avg
+    for m in 32 128; do
+      timeout 90 ncu --clock-control none --target-processes all -k regex:hm_a16 -s 2 -c 1 --metrics $NM \
+        "$B/bin/bench_a16_old" $A --no-copy --shapes 28672x8192 --m $m --plans auto --splits auto --harness launch --iters 2 --reps 1 2>&1 \
+        | grep -vE '^==PROF==|^ +-+$' | sed "s/^/[humming M=$m] /" >> "$OUT/ncu-counts.txt"
+      timeout 90 ncu --clock-control none --target-processes all -k 'regex:gemm|nvjet|xmma|cutlass|sm90' -s 2 -c 1 --metrics $NM \
+        python3 -c "import torch
+a = torch.randn($m, 8192, dtype=torch.float16, device='cuda'); w = torch.randn(28672, 8192, dtype=torch.float16, device='cuda')
+for _ in range(4): y = a @ w.t()
+torch.cuda.synchronize()" 2>&1 | grep -vE '^==PROF==|^ +-+$' | sed "s/^/[cublas M=$m] /" >> "$OUT/ncu-counts.txt"
+    done
+    grep -E "hm_a16|gemm|nvjet|xmma|cutlass|sm90|inst_executed|shared_ld|bytes|pct|duration|elapsed|ERR|rror" "$OUT/ncu-counts.txt" | cut -c1-160
+    exit 0
+    ;;
   v103)
     # Session 23, ninth call: v96's 8192^2 cells moved by 0-1% over 300 replays (0.2-1 s runs):
     # the cap had no time to act. Energy a GEMM and the 1400-replay medians there (runs of
