@@ -51,7 +51,7 @@ smi_start() {
   smi_pid=$!
 }
 smi_stop() { kill $smi_pid; }
-# Energy and time a GEMM (v97, v99, v101): one case run twice, 200 and 1400 graph replays, each
+# Energy and time a GEMM (v97, v99, v101, v103): one case run twice, 200 and 1400 graph replays, each
 # between two reads of NVML's energy counter into $ENERGY_LOG (scripts/energy.py); then
 # scripts/energy_report.py. epair <case> <binary in bin/> <bench args...>, with the phase's $A.
 epair() {
@@ -60,6 +60,16 @@ epair() {
     python3 scripts/energy.py "$case r$r" -- "$B/bin/$bin" $A --label "$case r$r" --no-copy --harness graph --reps $r "$@" >> "$H" 2>> "$L"
   done
 }
+# The same for cuBLAS f16 (scripts/bench_torch.py): epair_cublas <case> <bench_torch args...>.
+epair_cublas() {
+  local case=$1; shift
+  for r in 200 1400; do
+    python3 scripts/energy.py "$case r$r" -- python3 scripts/bench_torch.py --impls cublas_f16 --harness graph --reps $r --no-copy --label "$case r$r" "$@" >> "$T" 2>> "$L"
+  done
+}
+# One benchmark run of 300 graph replays in its own window of the nvidia-smi log (v95, v96):
+# win <key> <bench args...>, with the phase's $A and $W (the windows file clock_windows.py reads).
+win() { local key=$1; shift; echo "$key start $(date +%H:%M:%S.%N)" >> "$W"; bench $A --label "$key" --no-copy --harness graph --reps 300 "$@"; echo "$key end $(date +%H:%M:%S.%N)" >> "$W"; }
 # Every graph-harness time of each cell and plan / split (or torch impl) in the given jsonl
 # files, sorted (v90, v92, v93).
 cell_times() {
@@ -494,9 +504,7 @@ torch.cuda.synchronize()" 2>&1 | grep -vE '^==PROF==|^ +-+$' | sed "s/^/[cublas 
     export ENERGY_LOG=$OUT/energy.jsonl
     for m in 1 32 256; do
       epair "humming-8192x8192-$m" bench_a16_old --shapes 8192x8192 --m $m --plans auto --splits auto
-      for r in 200 1400; do
-        python3 scripts/energy.py "cublas-8192x8192-$m r$r" -- python3 scripts/bench_torch.py --shapes 8192x8192 --m $m --impls cublas_f16 --harness graph --reps $r --no-copy --label "cublas-8192x8192-$m r$r" >> "$T" 2>> "$L"
-      done
+      epair_cublas "cublas-8192x8192-$m" --shapes 8192x8192 --m $m
     done
     python3 scripts/energy_report.py "$ENERGY_LOG" "$H" "$T"
     exit 0
@@ -575,9 +583,7 @@ torch.cuda.synchronize()" 2>&1 | grep -vE '^==PROF==|^ +-+$' | sed "s/^/[cublas 
       epair "$s-128-$ALT" bench_a16 --shapes $s --m 128 --plans $ALT --splits auto
     done
     epair "28672x8192-256-m16x16_n2x64_k1w_bk64_s4_wg" bench_a16 --shapes 28672x8192 --m 256 --plans m16x16_n2x64_k1w_bk64_s4_wg --splits auto
-    for r in 200 1400; do
-      python3 scripts/energy.py "cublas-28672x8192-128 r$r" -- python3 scripts/bench_torch.py --shapes 28672x8192 --m 128 --impls cublas_f16 --harness graph --reps $r --no-copy --label "cublas-28672x8192-128 r$r" >> "$T" 2>> "$L"
-    done
+    epair_cublas "cublas-28672x8192-128" --shapes 28672x8192 --m 128
     python3 scripts/energy_report.py "$ENERGY_LOG" "$H" "$T"
     grep -h '"plan"' "$H" | python3 -c 'import sys, json
 for l in sys.stdin:
@@ -608,9 +614,7 @@ for l in sys.stdin:
       epair "humming-$m" bench_a16 --shapes 28672x8192 --m $m --plans auto --splits auto
     done
     for m in 1 32 256; do
-      for r in 200 1400; do
-        python3 scripts/energy.py "cublas-$m r$r" -- python3 scripts/bench_torch.py --shapes 28672x8192 --m $m --impls cublas_f16 --harness graph --reps $r --no-copy --label "cublas-$m r$r" >> "$T" 2>> "$L"
-      done
+      epair_cublas "cublas-$m" --shapes 28672x8192 --m $m
     done
     python3 scripts/energy_report.py "$ENERGY_LOG" "$H" "$T"
     exit 0
@@ -624,7 +628,6 @@ for l in sys.stdin:
     # replays a window: does a plan that does less a GEMM win once the clock is capped?
     A="--arch sm_90a"
     W=$OUT/windows.txt
-    win() { local key=$1; shift; echo "$key start $(date +%H:%M:%S.%N)" >> "$W"; bench $A --label "$key" --no-copy --harness graph --reps 300 "$@"; echo "$key end $(date +%H:%M:%S.%N)" >> "$W"; }
     smi_start
     for s in 28672x8192 8192x28672 8192x8192; do
       for m in 1 2 4 8 16 32 64 128 256; do win "hm-$s-$m 1" --shapes $s --m $m --plans auto --splits auto; done
@@ -660,7 +663,6 @@ for p in sys.argv[1:]:
     checks_report
     nvidia-smi --query-gpu=power.limit,enforced.power.limit,clocks.max.sm --format=csv
     W=$OUT/windows.txt
-    win() { local key=$1; shift; echo "$key start $(date +%H:%M:%S.%N)" >> "$W"; bench $A --label "$key" --no-copy --harness graph --reps 300 "$@"; echo "$key end $(date +%H:%M:%S.%N)" >> "$W"; }
     smi_start
     for rep in 1 2 3; do
       win "m32-default $rep" --shapes 28672x8192 --m 32 --plans $S32 --splits auto
