@@ -167,6 +167,36 @@ fn shfl_under_a_guard_with_a_matching_membermask() {
     }
 }
 
+// ---------------------------------------------------------------- elect.sync
+
+/// `elect.sync` in a CTA of `threads`: each lane stores its predicate (1 / 0) to `out`.
+fn elect(threads: u32) -> Result<Vec<u32>, EmuError> {
+    let mut b = KernelBuilder::new("elect", threads);
+    let out = b.param("out", ParamTy::Ptr);
+    let p = b.elect_sync();
+    let v = b.selp(Ty::U32, 1u32, 0u32, p);
+    let ao = thread_addr(&mut b, out, 4);
+    st(&mut b, Space::Global, Ty::U32, Addr::reg(ao), v);
+    let k = b.finish();
+    let mut emu = Emulator::new();
+    // Poisoned: every lane must store.
+    let po = emu.upload_new(&vec![7u32; threads as usize]).unwrap();
+    launch(&mut emu, &k, 1, &[KernelArg::Ptr(po)])?;
+    Ok(emu.download_vec(po, threads as usize).unwrap())
+}
+
+#[test]
+fn elect_sync_picks_one_lane_of_each_full_warp() {
+    let got = elect(96).unwrap();
+    for (t, &v) in got.iter().enumerate() {
+        assert_eq!(v, u32::from(t % 32 == 0), "thread {t}");
+    }
+    // Membermask 0xffffffff with lanes 16..31 absent: not converged, reported at lane 16.
+    let err = elect(16).unwrap_err();
+    assert!(matches!(err, EmuError::NotConverged { what: "elect.sync", .. }), "{err}");
+    assert_eq!(err.thread().unwrap().lane, 16);
+}
+
 // ---------------------------------------------------------------- ldmatrix
 
 /// Loads 32 rows of 8 b16 values into shared memory at scattered 16-byte-aligned offsets and

@@ -9,7 +9,7 @@ use humming_core::ir::builder::KernelBuilder;
 use humming_core::ir::ptx::{self, PtxError, PtxVersion, ptxas};
 use humming_core::ir::samples::all_samples;
 use humming_core::ir::{
-    AtomOp, BinOp, CacheOp, Cmp, CpAsyncCache, Inst, Kernel, MmaShape, MmaType, Operand, ParamTy,
+    Addr, AtomOp, BinOp, CacheOp, Cmp, CpAsyncCache, Inst, Kernel, MmaShape, MmaType, Operand, ParamTy,
     Reg, RegClass, Rnd, ShflMode, Space, SpecialReg, Ty, UnOp,
 };
 
@@ -979,6 +979,20 @@ fn setmaxnreg_needs_sm90a_and_prints_maxnreg() {
     for bad in [20, 100, 264] {
         assert!(matches!(ptx::print(&build(bad), Arch::Sm90a), Err(PtxError::Invalid { .. })), "count {bad}");
     }
+}
+
+#[test]
+fn elect_sync_needs_sm90() {
+    let k = one_inst(|b| {
+        let p = b.elect_sync();
+        let s = b.shared("s", 4, 4);
+        let a = b.shared_addr(s);
+        b.guarded(p, false, |b| b.st(Space::Shared, Ty::U32, Addr::reg(a), 1u32));
+    });
+    expect_unsupported(&k, Arch::Sm89, Arch::Sm90);
+    assert_eq!(ptx::required_version(&k, Arch::Sm90).unwrap(), v(8, 0));
+    assert!(ptx::print(&k, Arch::Sm90).unwrap().contains("elect.sync _|%p"));
+    ptxas::assert_assembles_clean(&k, &[Arch::Sm90, Arch::Sm90a]);
 }
 
 #[test]

@@ -500,7 +500,19 @@ impl KernelBuilder {
 
     /// `cp.async.bulk` of `bytes` from global `src` to shared `dst`, completing on `mbar`.
     pub fn cp_async_bulk(&mut self, dst: impl Into<Addr>, src: impl Into<Addr>, bytes: impl Into<Operand>, mbar: impl Into<Addr>) {
-        self.emit(Inst::CpAsyncBulk { dst: dst.into(), src: src.into(), bytes: bytes.into(), mbar: mbar.into() });
+        self.emit(Inst::CpAsyncBulk { dst: dst.into(), src: src.into(), bytes: bytes.into(), mbar: mbar.into(), policy: None });
+    }
+
+    /// [`KernelBuilder::cp_async_bulk`] with an L2 cache policy (`.L2::cache_hint`).
+    pub fn cp_async_bulk_hint(&mut self, dst: impl Into<Addr>, src: impl Into<Addr>, bytes: impl Into<Operand>, mbar: impl Into<Addr>, policy: Reg) {
+        self.emit(Inst::CpAsyncBulk { dst: dst.into(), src: src.into(), bytes: bytes.into(), mbar: mbar.into(), policy: Some(policy) });
+    }
+
+    /// `elect.sync`: a predicate true in one lane of the (fully active) warp.
+    pub fn elect_sync(&mut self) -> Reg {
+        let dst = self.reg(RegClass::Pred);
+        self.emit(Inst::ElectSync { dst });
+        dst
     }
 
     /// `cp.async.commit_group`.

@@ -311,8 +311,14 @@ pub enum Inst {
     /// `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [dst], [src], bytes,
     /// [mbar]` (sm_90, PTX 8.0): copies `bytes` (a multiple of 16; both addresses 16-byte
     /// aligned) from global to shared memory; each byte that lands counts as one transaction on
-    /// the barrier at `mbar` (whose phase the data is read after).
-    CpAsyncBulk { dst: Addr, src: Addr, bytes: Operand, mbar: Addr },
+    /// the barrier at `mbar` (whose phase the data is read after). `policy`: an L2 cache policy
+    /// (`.L2::cache_hint`, from [`Inst::CreatePolicy`]; a hint).
+    CpAsyncBulk { dst: Addr, src: Addr, bytes: Operand, mbar: Addr, policy: Option<Reg> },
+    /// `elect.sync _|dst, 0xffffffff` (sm_90, PTX 8.0): the predicate `dst` is true in one lane
+    /// of the warp (the lowest), false in the others; all 32 lanes execute it. A single-thread
+    /// action under it (a bulk copy) keeps its operands in uniform registers, where under a
+    /// per-thread guard ptxas wraps it in a loop over the lanes the guard may hold.
+    ElectSync { dst: Reg },
     /// `shfl.sync.mode.b32 d, a, b, c, membermask`.
     Shfl { mode: ShflMode, dst: Reg, a: Operand, b: Operand, c: Operand, mask: u32 },
     /// `bar.sync id{, threads}` (`aligned`: every participating thread executes this same

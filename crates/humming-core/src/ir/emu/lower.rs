@@ -372,6 +372,10 @@ pub(crate) enum Kind {
     Mma(u32),
     /// Index into [`Program::wgmma`]: executed per warpgroup ([`super::wgmma`]).
     Wgmma(u32),
+    /// `elect.sync`: `dst` true in the lowest lane (the warp must be fully active).
+    Elect {
+        dst: u32,
+    },
     Shfl {
         mode: ShflMode,
         dst: u32,
@@ -1281,15 +1285,22 @@ impl<'k> Lowerer<'k> {
                 off: addr.offset,
                 parity: self.src(parity, Ctx::Int(32))?,
             },
-            Inst::CpAsyncBulk { dst, src, bytes, mbar } => Kind::CpBulk {
-                dst: self.addr_base(&dst.base, Space::Shared)?,
-                dst_off: dst.offset,
-                src: self.addr_base(&src.base, Space::Global)?,
-                src_off: src.offset,
-                bytes: self.src(bytes, Ctx::Int(32))?,
-                mbar: self.addr_base(&mbar.base, Space::Shared)?,
-                mbar_off: mbar.offset,
-            },
+            Inst::CpAsyncBulk { dst, src, bytes, mbar, policy } => {
+                if let Some(p) = policy {
+                    // A hint only: checked as a 64-bit operand, otherwise ignored.
+                    self.src(&Operand::Reg(*p), Ctx::Bits(64))?;
+                }
+                Kind::CpBulk {
+                    dst: self.addr_base(&dst.base, Space::Shared)?,
+                    dst_off: dst.offset,
+                    src: self.addr_base(&src.base, Space::Global)?,
+                    src_off: src.offset,
+                    bytes: self.src(bytes, Ctx::Int(32))?,
+                    mbar: self.addr_base(&mbar.base, Space::Shared)?,
+                    mbar_off: mbar.offset,
+                }
+            }
+            Inst::ElectSync { dst } => Kind::Elect { dst: self.dst(*dst, Ctx::Pred)? },
             Inst::CreatePolicy { dst, fraction, .. } => {
                 if !(*fraction > 0.0 && *fraction <= 1.0) {
                     return invalid(format!("createpolicy fraction {fraction} not in (0, 1]"));

@@ -2064,6 +2064,14 @@ impl<'p, 'k> Runner<'p, 'k> {
                         mma_ops += 1;
                     }
                 }
+                Kind::Elect { dst } => {
+                    // Membermask 0xffffffff: every lane must execute it.
+                    if m != FULL {
+                        trap!((!m).trailing_zeros(), Fault::NotConverged { what: "elect.sync", mask: m });
+                    }
+                    let d = dst as usize;
+                    lanes(m, |l| regs[d + l] = u64::from(l == 0));
+                }
                 Kind::Shfl {
                     mode,
                     dst,

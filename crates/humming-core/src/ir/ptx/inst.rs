@@ -492,16 +492,25 @@ impl<'a> InstPrinter<'a> {
                 Ok(format!("cp.async.mbarrier.arrive.noinc.shared::cta.b64 {};", o.addr(addr, Space::Shared)?))
             }
             Inst::MbarrierWait { .. } => Err(self.ops("mbarrier.try_wait.parity").invalid("printed as a loop by the kernel printer")),
-            Inst::CpAsyncBulk { dst, src, bytes, mbar } => {
-                let name = "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes";
-                let o = self.ops(name);
-                Ok(format!(
-                    "{name} {}, {}, {}, {};",
+            Inst::CpAsyncBulk { dst, src, bytes, mbar, policy } => {
+                let hint = if policy.is_some() { ".L2::cache_hint" } else { "" };
+                let name = format!("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes{hint}");
+                let o = self.ops(&name);
+                let mut s = format!(
+                    "{name} {}, {}, {}, {}",
                     o.addr(dst, Space::Shared)?,
                     o.addr(src, Space::Global)?,
                     o.op(*bytes, Ty::U32)?,
                     o.addr(mbar, Space::Shared)?
-                ))
+                );
+                if let Some(pol) = policy {
+                    s += &format!(", {}", o.reg(*pol, Ty::B64)?);
+                }
+                Ok(s + ";")
+            }
+            Inst::ElectSync { dst } => {
+                let o = self.ops("elect.sync");
+                Ok(format!("elect.sync _|{}, 0xffffffff;", o.reg(*dst, Ty::Pred)?))
             }
             Inst::Wgmma { n, ab, d, a, b_desc, accumulate } => {
                 let t = ab.ptx();

@@ -109,6 +109,7 @@ pub fn requirement(inst: &Inst, target: Arch) -> Option<Need> {
         Inst::CpAsyncMbarrierArrive { .. } => need("cp.async.mbarrier.arrive", Arch::Sm80, V78),
         Inst::MbarrierWait { .. } => need("mbarrier.try_wait.parity", Arch::Sm90, V78),
         Inst::CpAsyncBulk { .. } => need("cp.async.bulk", Arch::Sm90, V80),
+        Inst::ElectSync { .. } => need("elect.sync", Arch::Sm90, V80),
         Inst::CpAsyncWait { .. } => need("cp.async.wait_group", Arch::Sm80, V70),
         Inst::Ldmatrix { .. } => need("ldmatrix", Arch::Sm75, V65),
         Inst::Mma {

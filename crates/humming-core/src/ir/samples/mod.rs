@@ -978,18 +978,19 @@ fn check_copy<E: Executor>(ex: &mut E, seed: u64, hint: bool) -> Result<(), Stri
     check_untouched("dst word", &got, &poison, words)
 }
 
-/// Rows of 256 bytes a stage of [`bulk_copy`] moves (one bulk copy each, by lanes 0..8 of
-/// warp 0).
+/// Rows of 256 bytes a stage of [`bulk_copy`] moves (one bulk copy each: two a warp).
 const BULK_ROWS: u32 = 8;
 const BULK_ROW_BYTES: u32 = 256;
 
 /// `cp.async.bulk` through a two-slot ring with an mbarrier per slot: each CTA (128 threads)
 /// copies `stages` stages of `BULK_ROWS` (8) rows of 256 bytes from `src` (stage `cta * stages +
 /// k`); lane 0 of warp 0 inits both barriers (arrival count 1), `fence.mbarrier_init`, and for
-/// each stage `mbarrier.arrive.expect_tx` of the stage's bytes before lanes 0..8 issue one row
-/// each (after `fence.proxy.async`, since the slot was read through the generic proxy). Every
-/// thread waits for the slot's phase (parity `(k / 2) & 1`), copies 16-byte chunk `127 - t` of
-/// the stage to `dst`, and `bar.sync` precedes the slot's refill. `dst` = `src`.
+/// each stage `mbarrier.arrive.expect_tx` of the stage's bytes; in each warp w the lane that
+/// `elect.sync` picks issues rows w and w + 4 (after `fence.proxy.async`, since the slot was
+/// read through the generic proxy) with an evict-first L2 policy, as the warp-specialized
+/// kernels' producers copy weights. Every thread waits for the slot's phase (parity
+/// `(k / 2) & 1`), copies 16-byte chunk `127 - t` of the stage to `dst`, and `bar.sync`
+/// precedes the slot's refill. `dst` = `src`.
 pub fn bulk_copy() -> Kernel {
     let stage_bytes = BULK_ROWS * BULK_ROW_BYTES;
     let mut b = KernelBuilder::new("bulk_copy", CP_ASYNC_THREADS);
@@ -1010,19 +1011,24 @@ pub fn bulk_copy() -> Kernel {
         b.emit(crate::ir::Inst::FenceMbarrierInit);
     });
     b.bar_sync(0);
-    let row_lane = b.setp(Cmp::Lt, Ty::U32, tid, BULK_ROWS);
+    let warp = b.shr(Ty::U32, tid, 5u32);
+    let policy = b.create_policy(L2Evict::First, 1.0);
     let issue = |b: &mut KernelBuilder, k: Reg| {
         let slot = b.and(Ty::U32, k, 1u32);
         let bar = b.mad(Ty::U32, slot, 8u32, bar0);
         let sbase = b.mad(Ty::U32, slot, stage_bytes, base);
         b.guarded(lead, false, |b| b.mbarrier_arrive_expect_tx(Addr::reg(bar), stage_bytes));
-        b.guarded(row_lane, false, |b| {
+        let elected = b.elect_sync();
+        b.guarded(elected, false, |b| {
             b.emit(crate::ir::Inst::FenceProxyAsync);
             let stage = b.add(Ty::U32, first_stage, k);
-            let row = b.mad(Ty::U32, stage, BULK_ROWS, tid);
-            let from = b.index_addr(src, row, BULK_ROW_BYTES);
-            let to = b.mad(Ty::U32, tid, BULK_ROW_BYTES, sbase);
-            b.cp_async_bulk(Addr::reg(to), Addr::reg(from), BULK_ROW_BYTES, Addr::reg(bar));
+            for half in 0..2u32 {
+                let r = b.add(Ty::U32, warp, half * 4);
+                let row = b.mad(Ty::U32, stage, BULK_ROWS, r);
+                let from = b.index_addr(src, row, BULK_ROW_BYTES);
+                let to = b.mad(Ty::U32, r, BULK_ROW_BYTES, sbase);
+                b.cp_async_bulk_hint(Addr::reg(to), Addr::reg(from), BULK_ROW_BYTES, Addr::reg(bar), policy);
+            }
         });
     };
     let zero = b.mov(Ty::U32, 0u32);
