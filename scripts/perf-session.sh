@@ -474,6 +474,33 @@ case "$phase" in
     done
     echo '{}' > "$T"
     ;;
+  v105)
+    # Session 24, first call (bin/bench_a16_old = ef5d037, main's kernels; bin/bench_a16 = the
+    # warp-specialized producer copying each stage's weights with one cp.async.bulk a k16 row,
+    # issued by one elected lane a producer warp, instead of every producer thread's 16-byte
+    # cp.async chunks). Checks of the new build (ws tiles at M = 29..200, 8-bit, MXFP4 g32, a
+    # partial last stage: per-channel u8 at K = 8128, splits), racecheck / synccheck / memcheck
+    # of the ws cases, the burst A/B at M = 32..256 on the three shapes, then energy a GEMM.
+    A="--arch sm_90a"
+    { ws_checks
+      chk "--weight u8 --group 0" 28672x8192 64 auto auto,2 61x28672x8128
+      chk "--weight e2m1 --act bf16 --scale ue8m0 --group 32" 8192x8192 128 auto auto 97x8192x8128
+      chk "" 8192x28672 256 auto auto 256x8192x28672
+    } > /dev/null 2> "$OUT/tests.txt"
+    checks_report
+    ws_sanitizers
+    HUMMING_SANITIZE_K=1024 timeout 100 compute-sanitizer --tool memcheck --error-exitcode 9 "$B/bin/sanitize_a16" warp-specialized > "$OUT/memcheck.txt" 2>&1
+    echo "memcheck exit $?"; grep -E "ok \\(|SUMMARY|FAILED|rror" "$OUT/memcheck.txt" | head -8
+    ab --shapes 28672x8192,8192x28672,8192x8192 --m 32,64,128,256
+    python3 scripts/ab_summary.py "$H" 2>&1 | tail -16
+    export ENERGY_LOG=$OUT/energy.jsonl
+    for m in 32 128; do
+      epair "28672x8192-$m-old" bench_a16_old --shapes 28672x8192 --m $m --plans auto --splits auto
+      epair "28672x8192-$m-bulk" bench_a16 --shapes 28672x8192 --m $m --plans auto --splits auto
+    done
+    python3 scripts/energy_report.py "$ENERGY_LOG" "$H"
+    exit 0
+    ;;
   v104)
     # Session 23, tenth call: where our energy above the first-order model goes (v23 item 3).
     # Totals a GEMM under Nsight Compute (one launch, cold): warp instructions, shared-memory

@@ -38,7 +38,8 @@ pub struct KernelPlan {
     /// (and temporaries) and a CTA twice the warps. Written `n{2 n_warps}x32`.
     pub halves: bool,
     /// Warp-specialized wgmma plan (written `..._ws`): one more warpgroup, the producer, copies
-    /// every stage with `cp.async` and signals it on the slot's `full` mbarrier; the wgmma
+    /// every stage (the activations and scales with `cp.async`, the weights with one
+    /// `cp.async.bulk` a k16 row) and signals it on the slot's `full` mbarrier; the wgmma
     /// warpgroups wait on that, compute, and free the slot on its `empty` mbarrier. No CTA
     /// barrier in the main loop, and no copies among the math warps' instructions.
     pub ws: bool,

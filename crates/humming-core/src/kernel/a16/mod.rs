@@ -338,7 +338,24 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
 
     // Copies stage `st` into the ring slot at `off`: its activations (`act`) and its weights,
     // scales and zero points (`weights`; they never depend on an earlier grid).
-    let load_stage = |b: &mut KernelBuilder, st: Reg, off: Reg, act: bool, weights: bool| {
+    // Warp-specialized plans copy a stage's weights with one `cp.async.bulk` a k16 row (the
+    // tile's columns of a row are contiguous in the packed layout and in the stage), completing
+    // on the slot's `full` barrier (`full_bar`): producer warp w's lane that `elect.sync` picks
+    // copies rows w, w + 4, ..; warp 0's also adds the stage's bytes to the barrier with its
+    // arrival (the barrier's 129th). Under a per-thread guard instead ptxas wraps each bulk copy
+    // in a loop over the lanes the guard may hold. The partial last stage (rows past k_pad
+    // zero-filled) keeps the per-thread copies, with a plain arrival instead.
+    // Bytes of a k16 row of the tile inside n_pad (columns past it are neither copied nor read).
+    let bulk_row = plan.ws.then(|| {
+        let left = b.op(BinOp::Sub, Ty::U32, row_bytes, nb0_bytes);
+        b.op(BinOp::Min, Ty::U32, left, 2 * bn * bits)
+    });
+    let bulk_warp = bulk_row.map(|_| {
+        let w = b.shr32(ltid, 5);
+        let first = b.setp(Cmp::Eq, Ty::U32, w, 0u32);
+        (w, first)
+    });
+    let load_stage = |b: &mut KernelBuilder, st: Reg, off: Reg, act: bool, weights: bool, full_bar: Option<Reg>| {
         let sbase = b.add_u32(off, smem_base);
         let k0 = b.mul_u32(st, bk);
         let k0_bytes = b.shl32(k0, 1);
@@ -405,42 +422,88 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
             // k16 rows of this stage inside k_pad (all of them but in a partial last stage).
             let r0 = b.mul_u32(st, bk / 16);
             let lim = b.op(BinOp::Sub, Ty::U32, kpad16, r0);
-            if let Some((gbase, step, dst, ok, rounds, dstep, row0, rpr)) = b_regular {
-                let full = b.setp(Cmp::Ge, Ty::U32, lim, bk / 16);
-                let base = b.addr64(gbase, st, b_stage_stride);
-                let d = b.add_u32(sbase, dst);
-                // Addresses unpredicated (predicated updates cost selects), copies guarded; in
-                // the partial last stage (`partial`) rows past k_pad become zeros.
-                let rounds_of = |b: &mut KernelBuilder, partial: bool| {
-                    let mut src = base;
-                    for r in 0..rounds {
-                        if r > 0 {
-                            src = b.addr64(src, step, 1u32);
+            // The per-thread copies of the stage's weights (all of them, or with bulk copies the
+            // partial last stage's).
+            let per_thread = |b: &mut KernelBuilder| {
+                if let Some((gbase, step, dst, ok, rounds, dstep, row0, rpr)) = b_regular {
+                    let full = b.setp(Cmp::Ge, Ty::U32, lim, bk / 16);
+                    let base = b.addr64(gbase, st, b_stage_stride);
+                    let d = b.add_u32(sbase, dst);
+                    // Addresses unpredicated (predicated updates cost selects), copies guarded; in
+                    // the partial last stage (`partial`) rows past k_pad become zeros.
+                    let rounds_of = |b: &mut KernelBuilder, partial: bool| {
+                        let mut src = base;
+                        for r in 0..rounds {
+                            if r > 0 {
+                                src = b.addr64(src, step, 1u32);
+                            }
+                            if partial {
+                                let row = b.add_u32(row0, r * rpr);
+                                let kin = b.setp(Cmp::Lt, Ty::U32, row, lim);
+                                let valid = b.and_pred(ok, kin);
+                                let s = b.selp(Ty::B64, src, pb, valid);
+                                let dr = b.add_u32(d, r * dstep);
+                                b.guarded(ok, false, |b| loader.chunk(b, dr, s, valid, policy));
+                            } else {
+                                b.guarded(ok, false, |b| loader.chunk_full(b, d, (r * dstep) as i64, src, policy));
+                            }
                         }
-                        if partial {
-                            let row = b.add_u32(row0, r * rpr);
-                            let kin = b.setp(Cmp::Lt, Ty::U32, row, lim);
-                            let valid = b.and_pred(ok, kin);
-                            let s = b.selp(Ty::B64, src, pb, valid);
-                            let dr = b.add_u32(d, r * dstep);
-                            b.guarded(ok, false, |b| loader.chunk(b, dr, s, valid, policy));
-                        } else {
-                            b.guarded(ok, false, |b| loader.chunk_full(b, d, (r * dstep) as i64, src, policy));
-                        }
-                    }
-                };
-                b.if_else(full, |b| rounds_of(b, false), |b| rounds_of(b, true));
-            }
-            for &(gbase, dst, ok, inb, row) in &b_chunks {
-                let kin = b.setp(Cmp::Lt, Ty::U32, row, lim);
-                let ok = b.and_pred(ok, kin);
-                let src = b.addr64(gbase, st, b_stage_stride);
-                let src = b.selp(Ty::B64, src, pb, ok);
-                let d = b.add_u32(sbase, dst);
-                match inb {
-                    Some(p) => b.guarded(p, false, |b| loader.chunk(b, d, src, ok, policy)),
-                    None => loader.chunk(b, d, src, ok, policy),
+                    };
+                    b.if_else(full, |b| rounds_of(b, false), |b| rounds_of(b, true));
                 }
+                for &(gbase, dst, ok, inb, row) in &b_chunks {
+                    let kin = b.setp(Cmp::Lt, Ty::U32, row, lim);
+                    let ok = b.and_pred(ok, kin);
+                    let src = b.addr64(gbase, st, b_stage_stride);
+                    let src = b.selp(Ty::B64, src, pb, ok);
+                    let d = b.add_u32(sbase, dst);
+                    match inb {
+                        Some(p) => b.guarded(p, false, |b| loader.chunk(b, d, src, ok, policy)),
+                        None => loader.chunk(b, d, src, ok, policy),
+                    }
+                }
+            };
+            match (bulk_row, bulk_warp, full_bar) {
+                (Some(row_n), Some((w, warp0)), Some(bar)) => {
+                    let full = b.setp(Cmp::Ge, Ty::U32, lim, bk / 16);
+                    b.if_else(
+                        full,
+                        |b| {
+                            let lead = b.elect_sync();
+                            let first_lead = b.and_pred(lead, warp0);
+                            b.guarded(first_lead, false, |b| {
+                                let total = b.mul_u32(row_n, bk / 16);
+                                b.mbarrier_arrive_expect_tx(Addr::reg(bar), total);
+                            });
+                            // Row w of the stage, then every fourth.
+                            let row0 = b.mad_u32(st, bk / 16, w);
+                            let first = b.mad_u32(row0, row_bytes, nb0_bytes);
+                            let mut src = b.addr64(pb, first, 1u32);
+                            let d = b.mad_u32(w, 2 * bn * bits, a_bytes);
+                            let d = b.add_u32(sbase, d);
+                            let step = b.shl32(row_bytes, 2);
+                            b.guarded(lead, false, |b| {
+                                for r in 0..bk / 64 {
+                                    if r > 0 {
+                                        src = b.addr64(src, step, 1u32);
+                                    }
+                                    let dst = Addr::reg_off(d, (r * 8 * bn * bits) as i64);
+                                    match policy {
+                                        Some(p) => b.cp_async_bulk_hint(dst, Addr::reg(src), row_n, Addr::reg(bar), p),
+                                        None => b.cp_async_bulk(dst, Addr::reg(src), row_n, Addr::reg(bar)),
+                                    }
+                                }
+                            });
+                        },
+                        |b| {
+                            let lead = b.elect_sync();
+                            let first_lead = b.and_pred(lead, warp0);
+                            b.guarded(first_lead, false, |b| b.mbarrier_arrive(Addr::reg(bar)));
+                            per_thread(b);
+                        },
+                    );
+                }
+                _ => per_thread(b),
             }
             if !s_chunks.is_empty() {
                 let g0 = b.op(BinOp::Shr, Ty::U32, k0, pgshift);
@@ -877,7 +940,8 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
             b.if_then(has, |b| {
                 let st = b.add_u32(s_begin, pre);
                 let off = b.mov(Ty::U32, pre * stage_bytes);
-                load_stage(b, st, off, act, weights);
+                let bar = plan.ws.then(|| b.add_u32(smem_base, mbar_off + 8 * pre));
+                load_stage(b, st, off, act, weights, bar);
             });
             if commit {
                 loader.end_stage(b);
@@ -1089,7 +1153,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
         );
     };
     if plan.ws {
-        let l = WsLoop { carry: ws_carry, stages: plan.stages, stage_bytes, mbar: mbar_off, smem_base, tid, lane, prod: prod.expect("ws"), math_warps: plan.math_threads() / 32, acc: acc.iter().flatten().flatten().chain(wg_sums.iter().flat_map(|(t, s)| t.iter().chain(s))).copied().collect(), n_iter, s_begin, pdl: cfg.pdl, regs: ws_regs.expect("validated ws plan") };
+        let l = WsLoop { carry: ws_carry, stages: plan.stages, stage_bytes, mbar: mbar_off, smem_base, tid, lane, prod: prod.expect("ws"), math_warps: plan.math_threads() / 32, full_arrivals: 129, acc: acc.iter().flatten().flatten().chain(wg_sums.iter().flat_map(|(t, s)| t.iter().chain(s))).copied().collect(), n_iter, s_begin, pdl: cfg.pdl, regs: ws_regs.expect("validated ws plan") };
         warp_specialized_loop(&mut b, &l, &load_stage, &|b| first_stages(b, plan.stages, false, true, false), &compute, &epilogue);
     } else if cfg.cp_async {
         let s = plan.stages;
@@ -1124,7 +1188,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
             let has = b.setp(Cmp::Lt, Ty::U32, nxt, n_iter);
             b.if_then(has, |b| {
                 let st = b.add_u32(s_begin, nxt);
-                load_stage(b, st, wr, true, true);
+                load_stage(b, st, wr, true, true, None);
             });
             loader.end_stage(b);
             let st = b.add_u32(s_begin, it);
@@ -1145,7 +1209,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
             b.emit(Inst::BarSync { id: 0, threads: None, aligned: true });
             let st = b.add_u32(s_begin, it);
             let off = b.mov(Ty::U32, 0u32);
-            load_stage(b, st, off, true, true);
+            load_stage(b, st, off, true, true, None);
             b.emit(Inst::BarSync { id: 0, threads: None, aligned: true });
             compute(b, st, off, None);
         });

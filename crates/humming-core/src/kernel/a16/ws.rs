@@ -21,6 +21,10 @@ pub(super) struct WsLoop {
     /// The producer warpgroup's threads.
     pub(super) prod: Reg,
     pub(super) math_warps: u32,
+    /// Arrivals that complete a `full` barrier's phase: the producer threads'
+    /// `cp.async.mbarrier.arrive.noinc` (128) and one more with the stage's bulk-copy bytes
+    /// (`load_stage`'s `full_bar`).
+    pub(super) full_arrivals: u32,
     /// The math warps' accumulators (and the registers of `wg_sums`), zeroed in their branch:
     /// no register of the producer's branch holds them (the epilogue, which reads them, runs in
     /// the math branch too).
@@ -33,9 +37,10 @@ pub(super) struct WsLoop {
 }
 
 /// The main loop of a warp-specialized plan ([`KernelPlan::ws`]). Stage `it` lives in ring slot
-/// `it % stages`, whose `full` barrier (128 arrivals: the producer threads' `cp.async.mbarrier.
-/// arrive.noinc`, each once its copies have landed) completes phase `it / stages` when the stage
-/// is in shared memory, and whose `empty` barrier (one arrival a math warp, after its wgmmas of
+/// `it % stages`, whose `full` barrier (`full_arrivals`: the producer threads' `cp.async.mbarrier.
+/// arrive.noinc`, each once its copies have landed, and one arrival with the bytes of the
+/// stage's bulk weight copies, which complete on it too) completes phase `it / stages` when the
+/// stage is in shared memory, and whose `empty` barrier (one arrival a math warp, after its wgmmas of
 /// the stage have retired) completes that phase when the slot may be refilled. The producer
 /// waits on `empty` before refilling a slot (not in the first round), the math warps on `full`
 /// before computing; no CTA barrier in between. With PDL the producer requests the first
@@ -46,7 +51,7 @@ pub(super) struct WsLoop {
 pub(super) fn warp_specialized_loop(
     b: &mut KernelBuilder,
     l: &WsLoop,
-    load_stage: &dyn Fn(&mut KernelBuilder, Reg, Reg, bool, bool),
+    load_stage: &dyn Fn(&mut KernelBuilder, Reg, Reg, bool, bool, Option<Reg>),
     first_weights: &dyn Fn(&mut KernelBuilder),
     compute: &dyn Fn(&mut KernelBuilder, Reg, Reg, Option<&dyn Fn(&mut KernelBuilder)>),
     epilogue: &dyn Fn(&mut KernelBuilder),
@@ -60,7 +65,7 @@ pub(super) fn warp_specialized_loop(
     b.guarded(lead, false, |b| {
         for slot in 0..s {
             let a = b.add_u32(l.smem_base, l.mbar + 8 * slot);
-            b.mbarrier_init(Addr::reg(a), 128);
+            b.mbarrier_init(Addr::reg(a), l.full_arrivals);
             b.mbarrier_init(Addr::reg_off(a, 8 * s as i64), l.math_warps);
         }
         b.emit(Inst::FenceMbarrierInit);
@@ -106,14 +111,16 @@ pub(super) fn warp_specialized_loop(
                     b.mbarrier_wait(e, p);
                 });
                 let st = b.add_u32(l.s_begin, it);
+                // The slot's `full` barrier, in one register (the bulk copies name it).
+                let fa = b.mad_u32(slot, 8u32, l.smem_base);
+                let fa = b.add_u32(fa, l.mbar);
                 if l.pdl {
                     // The first round's weights were requested before the dependency wait.
-                    b.if_else(refill, |b| load_stage(b, st, off, true, true), |b| load_stage(b, st, off, true, false));
+                    b.if_else(refill, |b| load_stage(b, st, off, true, true, Some(fa)), |b| load_stage(b, st, off, true, false, Some(fa)));
                 } else {
-                    load_stage(b, st, off, true, true);
+                    load_stage(b, st, off, true, true, Some(fa));
                 }
-                let f = bar_of(b, 0, slot);
-                b.cp_async_mbarrier_arrive(f);
+                b.cp_async_mbarrier_arrive(Addr::reg(fa));
                 advance(b, pos);
             });
         },
