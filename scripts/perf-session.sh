@@ -474,6 +474,41 @@ case "$phase" in
     done
     echo '{}' > "$T"
     ;;
+  v107)
+    # Session 24, fifth call (v105's bundle): energy a GEMM (and the 1400-replay medians) of the
+    # bulk weight copies against main's kernels on the cells v105 did not pair: 28672 x 8192 at
+    # M = 64 / 256 and 8192 x 28672 at M = 32 / 128; 28672 x 8192 M = 128 again with the new
+    # build first (v105: +1.4%).
+    A="--arch sm_90a"
+    export ENERGY_LOG=$OUT/energy.jsonl
+    epair "28672x8192-128-bulk" bench_a16 --shapes 28672x8192 --m 128 --plans auto --splits auto
+    epair "28672x8192-128-old" bench_a16_old --shapes 28672x8192 --m 128 --plans auto --splits auto
+    for c in 28672x8192:64 28672x8192:256 8192x28672:32 8192x28672:128; do
+      s=${c%:*}; m=${c#*:}
+      epair "$s-$m-old" bench_a16_old --shapes $s --m $m --plans auto --splits auto
+      epair "$s-$m-bulk" bench_a16 --shapes $s --m $m --plans auto --splits auto
+    done
+    python3 scripts/energy_report.py "$ENERGY_LOG" "$H"
+    exit 0
+    ;;
+  v106)
+    # Session 24, second call: the warp-specialized defaults' neighbours (ring depth, stage
+    # depth, tile width) again with the bulk weight copies of v105, which lighten the producer;
+    # splits auto, twice.
+    A="--arch sm_90a"
+    for rep in 1 2; do
+      sweep v106s --shapes 28672x8192,8192x28672,8192x8192 --m 32 --splits auto \
+        --plans auto,m2x16_n4x64_k1w_bk128_s5_ws,m2x16_n4x64_k1w_bk128_s3_ws,m2x16_n4x64_k1w_bk64_s6_ws,m2x16_n4x64_k1w_bk64_s8_ws
+      sweep v106s --shapes 28672x8192,8192x28672,8192x8192 --m 64 --splits auto \
+        --plans auto,m4x16_n4x64_k1w_bk128_s5_ws,m4x16_n4x64_k1w_bk128_s3_ws,m4x16_n4x64_k1w_bk64_s6_ws,m4x16_n2x64_k1w_bk128_s5_ws
+      sweep v106s --shapes 28672x8192,8192x28672,8192x8192 --m 128 --splits auto \
+        --plans auto,m8x16_n2x64_k1w_bk128_s5_ws,m8x16_n2x64_k1w_bk128_s3_ws,m8x16_n2x64_k1w_bk64_s6_ws
+      sweep v106s --shapes 28672x8192,8192x28672,8192x8192 --m 256 --splits auto \
+        --plans auto,m16x16_n2x64_k1w_bk64_s4_ws,m8x16_n2x64_k1w_bk128_s5_ws,m8x16_n2x64_k1w_bk128_s4_ws
+    done
+    sweep_report
+    exit 0
+    ;;
   v105)
     # Session 24, first call (bin/bench_a16_old = ef5d037, main's kernels; bin/bench_a16 = the
     # warp-specialized producer copying each stage's weights with one cp.async.bulk a k16 row,
