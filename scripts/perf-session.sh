@@ -474,6 +474,34 @@ case "$phase" in
     done
     echo '{}' > "$T"
     ;;
+  v108)
+    # Session 24, sixth call (bin/bench_a16_old = 5f11fa9, bulk weight copies in the
+    # warp-specialized producer only; bin/bench_a16 = the same copies in the mma.sync plans on
+    # sm_90+: every warp's elected lane copies its k16 rows, on one mbarrier a ring slot that
+    # every thread waits on besides the cp.async groups). Checks of the M <= 32 plans (u4 f16 /
+    # bf16, u3, u8, MXFP4 g32 with a partial last stage, splits), the sanitizers on sanitize_a16's
+    # mma.sync cases (sm_90), then the burst A/B at M = 1..32 on the three shapes and 4096^2.
+    A="--arch sm_90a"
+    { chk "" 28672x8192 1 auto auto,1,3 1x28672x8192
+      chk "" 8192x28672 8 auto auto 7x8192x28672
+      chk "--act bf16" 8192x8192 4 auto auto,1 3x8192x8192
+      chk "--weight u3" 8192x8192 16 auto auto 13x8192x8192
+      chk "" 8192x28672 16 auto auto,2 16x8192x28672
+      chk "--weight u8" 28672x8192 16 auto auto 11x28672x8192
+      chk "--weight e2m1 --act bf16 --scale ue8m0 --group 32" 8192x8192 8 auto auto,2 5x8192x8128
+      chk "" 4096x4096 32 auto auto 29x4096x4096
+      chk "--weight u4 --group 0" 8192x8192 16 auto auto 9x8192x8128
+    } > /dev/null 2> "$OUT/tests.txt"
+    checks_report
+    for tool in racecheck synccheck memcheck; do
+      timeout 100 compute-sanitizer --tool $tool --error-exitcode 9 "$B/bin/sanitize_a16" swapped > "$OUT/$tool.txt" 2>&1
+      echo "$tool exit $?"; grep -E "ok \\(|SUMMARY|FAILED|rror" "$OUT/$tool.txt" | head -4
+    done
+    ab --shapes 28672x8192,8192x28672,8192x8192 --m 1,4,8,16
+    ab --shapes 4096x4096 --m 1,8,16,32
+    python3 scripts/ab_summary.py "$H" 2>&1 | tail -18
+    exit 0
+    ;;
   v107)
     # Session 24, fifth call (v105's bundle): energy a GEMM (and the 1400-replay medians) of the
     # bulk weight copies against main's kernels on the cells v105 did not pair: 28672 x 8192 at
