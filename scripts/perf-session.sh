@@ -84,13 +84,17 @@ for p in sys.argv[1:]:
 for k, v in sorted(d.items(), key=lambda x: (x[0][:3], str(x[0][3]), str(x[0][4]))):
     print(k, sorted(v))' "$@"
 }
-# racecheck and synccheck on the warp-specialized cases of sanitize_a16, logs in $OUT.
-ws_sanitizers() {
-  for tool in racecheck synccheck; do
-    timeout 100 compute-sanitizer --tool $tool --error-exitcode 9 "$B/bin/sanitize_a16" warp-specialized > "$OUT/$tool.txt" 2>&1
+# compute-sanitizer tools on the sanitize_a16 cases whose names contain <cases>, one log a tool
+# in $OUT: sanitizers <cases> <tool>...
+sanitizers() {
+  local cases=$1; shift
+  for tool in "$@"; do
+    timeout 100 compute-sanitizer --tool $tool --error-exitcode 9 "$B/bin/sanitize_a16" "$cases" > "$OUT/$tool.txt" 2>&1
     echo "$tool exit $?"; grep -E "ok \\(|SUMMARY|FAILED|rror" "$OUT/$tool.txt" | head -8
   done
 }
+# racecheck and synccheck on the warp-specialized cases.
+ws_sanitizers() { sanitizers warp-specialized racecheck synccheck; }
 shapes=8192x8192,28672x8192,8192x28672
 case "$phase" in
   v1)
@@ -493,10 +497,7 @@ case "$phase" in
       chk "--weight u4 --group 0" 8192x8192 16 auto auto 9x8192x8128
     } > /dev/null 2> "$OUT/tests.txt"
     checks_report
-    for tool in racecheck synccheck memcheck; do
-      timeout 100 compute-sanitizer --tool $tool --error-exitcode 9 "$B/bin/sanitize_a16" swapped > "$OUT/$tool.txt" 2>&1
-      echo "$tool exit $?"; grep -E "ok \\(|SUMMARY|FAILED|rror" "$OUT/$tool.txt" | head -4
-    done
+    sanitizers swapped racecheck synccheck memcheck
     ab --shapes 28672x8192,8192x28672,8192x8192 --m 1,4,8,16
     ab --shapes 4096x4096 --m 1,8,16,32
     python3 scripts/ab_summary.py "$H" 2>&1 | tail -18
@@ -552,8 +553,7 @@ case "$phase" in
     } > /dev/null 2> "$OUT/tests.txt"
     checks_report
     ws_sanitizers
-    HUMMING_SANITIZE_K=1024 timeout 100 compute-sanitizer --tool memcheck --error-exitcode 9 "$B/bin/sanitize_a16" warp-specialized > "$OUT/memcheck.txt" 2>&1
-    echo "memcheck exit $?"; grep -E "ok \\(|SUMMARY|FAILED|rror" "$OUT/memcheck.txt" | head -8
+    HUMMING_SANITIZE_K=1024 sanitizers warp-specialized memcheck
     ab --shapes 28672x8192,8192x28672,8192x8192 --m 32,64,128,256
     python3 scripts/ab_summary.py "$H" 2>&1 | tail -16
     export ENERGY_LOG=$OUT/energy.jsonl

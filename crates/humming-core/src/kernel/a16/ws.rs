@@ -103,17 +103,17 @@ pub(super) fn warp_specialized_loop(
             b.for_range(0u32, l.n_iter, 1, |b, it| {
                 let (slot, parity) = pos;
                 let off = offset_of(b, slot);
+                // The slot's `full` barrier in one register (the bulk copies name it); its
+                // `empty` barrier lies `8 * stages` bytes above.
+                let fa = b.mad_u32(slot, 8u32, l.smem_base);
+                let fa = b.add_u32(fa, l.mbar);
                 let refill = b.setp(Cmp::Ge, Ty::U32, it, s);
                 b.if_then(refill, |b| {
                     // Phase `it / stages - 1` of the slot's `empty` barrier.
                     let p = b.xor(parity, 1u32);
-                    let e = bar_of(b, s, slot);
-                    b.mbarrier_wait(e, p);
+                    b.mbarrier_wait(Addr::reg_off(fa, 8 * s as i64), p);
                 });
                 let st = b.add_u32(l.s_begin, it);
-                // The slot's `full` barrier, in one register (the bulk copies name it).
-                let fa = b.mad_u32(slot, 8u32, l.smem_base);
-                let fa = b.add_u32(fa, l.mbar);
                 if l.pdl {
                     // The first round's weights were requested before the dependency wait.
                     b.if_else(refill, |b| load_stage(b, st, off, true, true, Some(fa)), |b| load_stage(b, st, off, true, false, Some(fa)));
