@@ -115,6 +115,7 @@ pub fn configure(spec: &Spec, plan: &KernelPlan) -> Result<A16Config, KernelErro
         pdl: arch >= Arch::Sm90,
         // Miscompiled by ptxas in this kernel (see `A16Config::evict_first`).
         evict_first: false,
+        bulk_evict_first: true,
     })
 }
 

@@ -56,6 +56,9 @@ pub struct A16Config {
     /// Known ptxas bug (IST-DASLab/marlin#44, triton-lang/triton#11660); the small IR sample
     /// `cp_async_hint_copy` compiles correctly and passes on the GPU.
     pub evict_first: bool,
+    /// The same policy on the warp-specialized producer's bulk weight copies (`cp.async.bulk`
+    /// with `.L2::cache_hint`, no LDGSTS involved), where `evict_first` is off.
+    pub bulk_evict_first: bool,
     /// Programmatic dependent launch (sm_90+): weights of the first stages are requested
     /// before `griddepcontrol.wait`, and `griddepcontrol.launch_dependents` follows that wait
     /// (so the next grid's CTAs start where an SM has room, v22). Without the launch attribute
@@ -133,6 +136,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     // Weights and their scales are read once: evict them from L2 first (activations, reused by
     // every CTA along N, keep the normal policy).
     let policy = (cfg.cp_async && cfg.evict_first).then(|| b.create_policy(L2Evict::First, 1.0));
+    let bulk_policy = policy.or_else(|| (plan.ws && cfg.bulk_evict_first).then(|| b.create_policy(L2Evict::First, 1.0)));
 
     let tid = b.special(SpecialReg::TidX);
     // The threads that copy stages, and this thread's index among them: all of them, or with
@@ -488,7 +492,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                                         src = b.addr64(src, step, 1u32);
                                     }
                                     let dst = Addr::reg_off(d, (r * 8 * bn * bits) as i64);
-                                    match policy {
+                                    match bulk_policy {
                                         Some(p) => b.cp_async_bulk_hint(dst, Addr::reg(src), row_n, Addr::reg(bar), p),
                                         None => b.cp_async_bulk(dst, Addr::reg(src), row_n, Addr::reg(bar)),
                                     }
