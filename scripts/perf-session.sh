@@ -17,8 +17,9 @@ python3 -c 'import torch; print("torch", torch.__version__, torch.version.cuda)'
 H=$OUT/humming.jsonl; T=$OUT/torch.jsonl; L=$OUT/log.txt
 bench() { "$B/bin/bench_a16" "$@" >> "$H" 2>> "$L"; }
 # One GPU check against the f64 reference, on stderr (the phases send it to tests.txt):
-# chk "<spec args>" <shape> <bench M> <plans> <splits> <check MxNxK>, with the phase's $A.
-chk() { timeout 60 "$B/bin/bench_a16" $A $1 --label chk --no-copy --shapes $2 --m $3 --harness graph --iters 2 --reps 1 --plans $4 --splits $5 --check $6; }
+# chk "<spec args>" <shape> <bench M> <plans> <splits> <check MxNxK>, with the phase's $A
+# (CHK_BIN: another binary in bin/).
+chk() { timeout 60 "$B/bin/${CHK_BIN:-bench_a16}" $A $1 --label chk --no-copy --shapes $2 --m $3 --harness graph --iters 2 --reps 1 --plans $4 --splits $5 --check $6; }
 # How many checks tests.txt holds, and the first lines that are not checks (errors).
 checks_report() { echo "GPU plan checks passed: $(grep -c '^check' "$OUT/tests.txt")"; grep -vE "^check|^NVIDIA|^N x K|^skip" "$OUT/tests.txt" | head -5; }
 # A/B of the default plans: bin/bench_a16_old (OLD in perf-bundle.sh) and bin/bench_a16, in the
@@ -477,6 +478,54 @@ case "$phase" in
       timeout 100 "$B/bin/$bin" $A --label $bin --no-copy --shapes 4096x4096,$shapes --m 1,8,16,64 --harness graph --plans auto --splits auto,1 >> "$H" 2>> "$L"
     done
     echo '{}' > "$T"
+    ;;
+  v110t)
+    HUMMING_REQUIRE_GPU=1 timeout 560 $B/bin/gpu_a16 --test-threads=1 --nocapture > "$OUT/gpu_a16.txt" 2>&1
+    echo "gpu_a16 exit $?"; grep -E "test result|FAILED|panicked|worst|failed" "$OUT/gpu_a16.txt" | head -12
+    exit 0
+    ;;
+  v110)
+    # Session 26, first call (bin/bench_a16_old = a16ba38; bin/bench_a16 = ddb1d6f, the
+    # evict-first hint on the warp-specialized producer's bulk weight copies). The ws sanitizers
+    # on the hint's kernels; then v109's M = 256 question (best-of +3.6% / +5.6% there, energy
+    # unchanged): the A/B of M = 128 / 256 on the two large shapes, alternating eight times (old,
+    # new, new, old, ...) so that the cap's slow spells fall on both. The whole gpu_a16 suite on
+    # these kernels takes about 350 s and runs alone in a second call: phase v110t.
+    sanitizers warp-specialized racecheck synccheck
+    A="--arch sm_90a"
+    for i in 1 2 3 4; do
+      ab --shapes 28672x8192,8192x28672 --m 128,256
+    done
+    python3 scripts/ab_summary.py "$H" 2>&1 | tail -12
+    exit 0
+    ;;
+  v109)
+    # Session 25, first call (bin/bench_a16_old = a16ba38, main's kernels; bin/bench_a16_old2 =
+    # the evict-first L2 hint on the warp-specialized producer's bulk weight copies; bin/bench_a16
+    # = that and v87's B descriptors made at the stage's top, desc-hoist.patch). Checks of both
+    # new builds (ws tiles at M = 29..256, 8-bit, MXFP4 g32, a partial last stage), the
+    # sanitizers on the ws cases (third build), the burst A/B of the three builds at M = 32..256 on
+    # the three shapes, then energy a GEMM of the hint on 28672 x 8192 M = 128 / 256.
+    A="--arch sm_90a"
+    for CHK_BIN in bench_a16_old2 bench_a16; do
+      ws_checks
+      chk "--weight u8 --group 0" 28672x8192 64 auto auto,2 61x28672x8128
+      chk "--weight e2m1 --act bf16 --scale ue8m0 --group 32" 8192x8192 128 auto auto 97x8192x8128
+      chk "" 8192x28672 256 auto auto 256x8192x28672
+    done > /dev/null 2> "$OUT/tests.txt"
+    unset CHK_BIN
+    checks_report
+    sanitizers warp-specialized racecheck synccheck
+    HUMMING_SANITIZE_K=1024 sanitizers warp-specialized memcheck
+    abc --shapes 28672x8192,8192x28672,8192x8192 --m 32,64,128,256
+    python3 scripts/ab_summary.py "$H" 2>&1 | tail -30
+    export ENERGY_LOG=$OUT/energy.jsonl
+    for m in 128 256; do
+      epair "28672x8192-$m-old" bench_a16_old --shapes 28672x8192 --m $m --plans auto --splits auto
+      epair "28672x8192-$m-hint" bench_a16_old2 --shapes 28672x8192 --m $m --plans auto --splits auto
+    done
+    python3 scripts/energy_report.py "$ENERGY_LOG" "$H"
+    exit 0
     ;;
   v108)
     # Session 24, sixth call (bin/bench_a16_old = 5f11fa9, bulk weight copies in the
