@@ -366,3 +366,25 @@ fn folded_offsets_cover_the_integer_magic_paths() {
     assert!(Dequant::IntF32 { implicit_zero: Some(128) }.fold_offsets().is_none());
     assert!(Dequant::FloatRealign { act: Act16::F16, format: FloatFormat::E2M1 }.fold_offsets().is_none());
 }
+
+/// The warp-specialized producer's bulk weight copies carry the evict-first L2 policy
+/// (`A16Config::bulk_evict_first`), while no per-thread `cp.async` does (`evict_first` stays off
+/// for ptxas's miscompile of hinted LDGSTS in these kernels); the mma.sync plans have no hint.
+#[test]
+fn only_the_bulk_weight_copies_carry_the_l2_hint() {
+    let s = spec("u4", ActFormat::F16, None, ScaleGroup::Group(128), ZeroPoint::Implicit, Arch::Sm90a);
+    let ptx_of = |name: &str| {
+        let plan: KernelPlan = name.parse().unwrap();
+        let kernels = humming_core::kernel::generate(&s, &plan).unwrap();
+        humming_core::ir::ptx::print(&kernels.main, Arch::Sm90a).unwrap()
+    };
+    let ws = ptx_of("m8x16_n2x64_k1w_bk128_s4_ws");
+    let bulk: Vec<&str> = ws.lines().filter(|l| l.contains("cp.async.bulk.shared")).collect();
+    assert!(!bulk.is_empty(), "no bulk copies in the ws kernel");
+    assert!(bulk.iter().all(|l| l.contains(".L2::cache_hint")), "{bulk:?}");
+    assert!(ws.contains("createpolicy.fractional.L2::evict_first"), "no evict-first policy");
+    for (name, ptx) in [("ws", &ws), ("mma.sync", &ptx_of("m2x8_n2x64_k2w_bk256_s4"))] {
+        let hinted: Vec<&str> = ptx.lines().filter(|l| l.contains("cp.async.c") && l.contains("cache_hint")).collect();
+        assert!(hinted.is_empty(), "{name}: hinted cp.async {hinted:?}");
+    }
+}
