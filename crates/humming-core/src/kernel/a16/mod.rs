@@ -743,6 +743,10 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                     let u = wg_unroll;
                     // The stage's B descriptors are offsets from one base (uniform adds).
                     let desc_lo = b.wgmma_desc_sw128_lo(sa);
+                    // B of step s: 32 bytes into a row of 128-byte slice s / 4 (`a_chunk_offset`),
+                    // 8-row groups 1 KB apart; all of the stage's made here, at its top.
+                    let descs: Vec<Reg> =
+                        (0..spw).map(|s| b.wgmma_desc_sw128_at(desc_lo, (s / 4) * bm * 128 + (s % 4) * 32, 1024)).collect();
                     let mut tiles: Vec<_> = (0..if every_step { u } else { 1 }).map(|j| scales_of(b, j)).collect();
                     let mut words: Vec<_> = (0..u).map(|j| tile_words(b, j)).collect();
                     // With `sums` the fragments keep their zero points and lose their scales.
@@ -773,10 +777,8 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                         }
                         b.emit(Inst::WgmmaFence);
                         for (j, a) in frags.into_iter().enumerate() {
-                            // B of step s = i + j: 32 bytes into a row of 128-byte slice s / 4
-                            // (`a_chunk_offset`), 8-row groups 1 KB apart.
                             let s = i + j as u32;
-                            let desc = b.wgmma_desc_sw128_at(desc_lo, (s / 4) * bm * 128 + (s % 4) * 32, 1024);
+                            let desc = descs[s as usize];
                             let accumulate = Operand::Imm((sums.is_none() || s > 0) as i64);
                             b.emit(Inst::Wgmma { n: bm, ab: cfg.mma.ab_type(), d: d.clone(), a, b_desc: desc, accumulate });
                         }
