@@ -318,3 +318,37 @@ fn more_than_one_wave_splits_over_deep_k() {
         assert_eq!(p.split_k_for(m, n, k, 132), want, "M {m} {n} x {k}: {p}");
     }
 }
+
+/// Changed generated code must come with a new [`GENERATOR_VERSION`] (the key of bundles and of
+/// cached PTX: without it a runtime cache keeps serving the old kernels). A fingerprint of the
+/// default bundles' PTX on four specs (sm_75 / sm_80 mma.sync, sm_90a wgmma and warp-specialized
+/// tiles, MXFP4) is recorded with the version's last part; when the PTX changes, bump the version
+/// and record both here.
+#[test]
+fn changed_kernels_bump_the_generator_version() {
+    const RECORDED: (&str, u64) = ("a16/16", 0x6d77_5186_adb3_f070);
+    let mxfp4 = {
+        let mut p = SpecParts::new(WeightFormat::parse("e2m1").unwrap(), ActFormat::Bf16);
+        p.scale = ScaleFormat::Ue8m0;
+        p.group = ScaleGroup::Group(32);
+        p.arch = Arch::Sm90a;
+        Spec::new(p).unwrap()
+    };
+    let specs = [spec("u4", ActFormat::F16, Arch::Sm75), spec("u4", ActFormat::F16, Arch::Sm80), spec("u4", ActFormat::F16, Arch::Sm90a), mxfp4];
+    // 64-bit FNV-1a over every variant's kernels, in order.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for s in &specs {
+        let b = GemmBundle::build_default(s).unwrap();
+        for v in b.variants.iter() {
+            for byte in v.main.ptx.bytes() {
+                h = (h ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+            }
+        }
+    }
+    let version = GENERATOR_VERSION.rsplit(' ').next().unwrap();
+    assert_eq!(
+        (version, h),
+        RECORDED,
+        "the generated PTX or the generator version changed: if the kernels changed, bump GENERATOR_VERSION's last number; then record the new pair here"
+    );
+}
