@@ -113,7 +113,8 @@ pub fn configure(spec: &Spec, plan: &KernelPlan) -> Result<A16Config, KernelErro
         global_scale: spec.global_scale(),
         cp_async: arch >= Arch::Sm80,
         pdl: arch >= Arch::Sm90,
-        // Miscompiled by ptxas in this kernel (see `A16Config::evict_first`).
+        // The hint on per-thread copies is miscompiled by ptxas in this kernel (see
+        // `A16Config::evict_first`); on the warp-specialized bulk copies it is not.
         evict_first: false,
         bulk_evict_first: true,
     })
