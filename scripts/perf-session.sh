@@ -43,6 +43,14 @@ ws_checks() {
   chk "--weight u8" 28672x8192 128 auto auto 100x28672x8192
   chk "--weight e2m1 --act bf16 --scale ue8m0 --group 32" 8192x8192 200 auto auto,2 200x8192x8192
 }
+# ws_checks and the bulk copies' cases (v105, v109): per-channel u8 and MXFP4 g32 at K = 8128 (a
+# partial last stage), the 256-row tile.
+bulk_checks() {
+  ws_checks
+  chk "--weight u8 --group 0" 28672x8192 64 auto auto,2 61x28672x8128
+  chk "--weight e2m1 --act bf16 --scale ue8m0 --group 32" 8192x8192 128 auto auto 97x8192x8128
+  chk "" 8192x28672 256 auto auto 256x8192x28672
+}
 # nvidia-smi sampling the SM clock, power and clock event reasons every 20 ms into smi.csv
 # (v82, v83, v88; scripts/clock_windows.py reads it), until smi_stop.
 smi_start() {
@@ -491,7 +499,7 @@ case "$phase" in
     # unchanged): the A/B of M = 128 / 256 on the two large shapes, alternating eight times (old,
     # new, new, old, ...) so that the cap's slow spells fall on both. The whole gpu_a16 suite on
     # these kernels takes about 350 s and runs alone in a second call: phase v110t.
-    sanitizers warp-specialized racecheck synccheck
+    ws_sanitizers
     A="--arch sm_90a"
     for i in 1 2 3 4; do
       ab --shapes 28672x8192,8192x28672 --m 128,256
@@ -507,15 +515,10 @@ case "$phase" in
     # sanitizers on the ws cases (third build), the burst A/B of the three builds at M = 32..256 on
     # the three shapes, then energy a GEMM of the hint on 28672 x 8192 M = 128 / 256.
     A="--arch sm_90a"
-    for CHK_BIN in bench_a16_old2 bench_a16; do
-      ws_checks
-      chk "--weight u8 --group 0" 28672x8192 64 auto auto,2 61x28672x8128
-      chk "--weight e2m1 --act bf16 --scale ue8m0 --group 32" 8192x8192 128 auto auto 97x8192x8128
-      chk "" 8192x28672 256 auto auto 256x8192x28672
-    done > /dev/null 2> "$OUT/tests.txt"
+    for CHK_BIN in bench_a16_old2 bench_a16; do bulk_checks; done > /dev/null 2> "$OUT/tests.txt"
     unset CHK_BIN
     checks_report
-    sanitizers warp-specialized racecheck synccheck
+    ws_sanitizers
     HUMMING_SANITIZE_K=1024 sanitizers warp-specialized memcheck
     abc --shapes 28672x8192,8192x28672,8192x8192 --m 32,64,128,256
     python3 scripts/ab_summary.py "$H" 2>&1 | tail -30
@@ -595,11 +598,7 @@ case "$phase" in
     # partial last stage: per-channel u8 at K = 8128, splits), racecheck / synccheck / memcheck
     # of the ws cases, the burst A/B at M = 32..256 on the three shapes, then energy a GEMM.
     A="--arch sm_90a"
-    { ws_checks
-      chk "--weight u8 --group 0" 28672x8192 64 auto auto,2 61x28672x8128
-      chk "--weight e2m1 --act bf16 --scale ue8m0 --group 32" 8192x8192 128 auto auto 97x8192x8128
-      chk "" 8192x28672 256 auto auto 256x8192x28672
-    } > /dev/null 2> "$OUT/tests.txt"
+    bulk_checks > /dev/null 2> "$OUT/tests.txt"
     checks_report
     ws_sanitizers
     HUMMING_SANITIZE_K=1024 sanitizers warp-specialized memcheck

@@ -2,7 +2,7 @@
 //! selection, staleness detection, and the on-disk PTX cache.
 
 use humming_core::kernel::bundle::{GENERATOR_VERSION, select};
-use humming_core::kernel::cache::{file_for, load_or_build};
+use humming_core::kernel::cache::{file_for, fnv1a, load_or_build};
 use humming_core::kernel::check::check_bundle;
 use humming_core::kernel::coverage::A16_ARCHS;
 use humming_core::kernel::{GemmBundle, KernelError, KernelPlan};
@@ -335,16 +335,9 @@ fn changed_kernels_bump_the_generator_version() {
         Spec::new(p).unwrap()
     };
     let specs = [spec("u4", ActFormat::F16, Arch::Sm75), spec("u4", ActFormat::F16, Arch::Sm80), spec("u4", ActFormat::F16, Arch::Sm90a), mxfp4];
-    // 64-bit FNV-1a over every variant's kernels, in order.
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for s in &specs {
-        let b = GemmBundle::build_default(s).unwrap();
-        for v in b.variants.iter() {
-            for byte in v.main.ptx.bytes() {
-                h = (h ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
-            }
-        }
-    }
+    // Every variant's kernel, in order.
+    let bundles: Vec<GemmBundle> = specs.iter().map(|s| GemmBundle::build_default(s).unwrap()).collect();
+    let h = fnv1a(bundles.iter().flat_map(|b| b.variants.iter()).flat_map(|v| v.main.ptx.bytes()));
     let version = GENERATOR_VERSION.rsplit(' ').next().unwrap();
     assert_eq!(
         (version, h),

@@ -24,11 +24,13 @@ pub enum CacheError {
 /// (The name is the spec id and a 64-bit FNV-1a hash of the plans and the generator; the file
 /// repeats both in full and is used only when they match.)
 pub fn file_for(dir: &Path, spec: &Spec, buckets: &[(u32, KernelPlan)]) -> PathBuf {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in key_line(buckets).bytes().chain(GENERATOR_VERSION.bytes()) {
-        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-    }
+    let h = fnv1a(key_line(buckets).bytes().chain(GENERATOR_VERSION.bytes()));
     dir.join(format!("{}__{h:016x}.hmptx", spec.id()))
+}
+
+/// The 64-bit FNV-1a hash of `bytes` (cache file names; the tests' fingerprint of generated PTX).
+pub fn fnv1a(bytes: impl IntoIterator<Item = u8>) -> u64 {
+    bytes.into_iter().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }
 
 /// The plans as one line, e.g. `16:m1x16_n4x64_k2w_bk128_s4 4294967295:m4x16_...`.
