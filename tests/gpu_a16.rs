@@ -68,6 +68,13 @@ fn gpu_a16_matrix_native() {
     assert!(failures.is_empty(), "{}", failures[..failures.len().min(20)].join("\n"));
 }
 
+/// Prints one passed check as it finishes (a run cut off by a timeout still shows how far it
+/// got) and returns the worst fraction of the tolerance so far.
+fn report(r: &CheckReport, worst: f64) -> f64 {
+    println!("{:<70} M={:<4} N={} K={} split {}: {:.3} of tolerance", r.kernel, r.m, r.n, r.k, r.split, r.max_tol_frac);
+    worst.max(r.max_tol_frac)
+}
+
 #[test]
 fn gpu_a16_realistic_shapes() {
     let Some(gpu) = gpu_or_skip("gpu_a16_realistic_shapes") else { return };
@@ -86,7 +93,7 @@ fn gpu_a16_realistic_shapes() {
             let m = [1, 16, 100][i % 3];
             let n = if i % 2 == 0 { 4096 } else { 4000 };
             match run(&mut ex, &spec, m, n, 4096, i as u64, sms) {
-                Ok(r) => worst = worst.max(r.max_tol_frac),
+                Ok(r) => worst = report(&r, worst),
                 Err(e) => failures.push(e),
             }
             n_run += 1;
@@ -101,7 +108,7 @@ fn gpu_a16_realistic_shapes() {
         }
         let spec = Spec::new(parts).unwrap();
         match run(&mut ex, &spec, 1024, 4096, 4096, 99, sms) {
-            Ok(r) => worst = worst.max(r.max_tol_frac),
+            Ok(r) => worst = report(&r, worst),
             Err(e) => failures.push(e),
         }
         n_run += 1;

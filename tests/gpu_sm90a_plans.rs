@@ -1,0 +1,181 @@
+//! The sm_90a wgmma and warp-specialized plans on the GPU, against the f64 reference (every
+//! element; tolerance in `humming_core::kernel::check`). `gpu_a16` runs the device's portable
+//! target (sm_90 on a Hopper GPU: mma.sync plans) and only a few sm_90a launches; these are the
+//! plans the speed table and a user asking for `arch = sm_90a` get. Skipped (and saying so)
+//! without a device, or on a device that does not run sm_90a.
+//!
+//! - `gpu_sm90a_default_plans`: every distinct wgmma plan that `KernelPlan::choose_for` picks for
+//!   the wgmma-capable formats over twelve layer shapes (the three among them) and M = 1
+//!   .. 256, each checked at a ragged layer of a few of its tiles (N not a multiple of 64, a
+//!   partial last stage every other case), at the largest M that chose it, splits 1 to 3; plus
+//!   u4 f16 g128 on 8192 x 8192 at M = 64 and 256 with the default plan and split, as a user
+//!   would launch it.
+//! - `gpu_sm90a_plan_sweep`: the emulator's wgmma and warp-specialized plan grid (`a16_plans`),
+//!   every fourth pair, on the GPU: M tiles 16..256, one to four warpgroups, stage depths 2..5,
+//!   M inside, at and past the tile and 1.
+
+use std::collections::BTreeMap;
+
+use humming::core::kernel::check::check_gemm;
+use humming::core::kernel::{KernelPlan, generate, wgmma_supported};
+use humming::core::*;
+use humming::cuda::testing::gpu_or_skip;
+use humming::cuda::{Gpu, GpuExecutor};
+
+/// The wgmma-capable formats of the emulator suites: 4- and 8-bit integers and floats, 16- and
+/// 8-bit scales, per-channel and grouped, implicit and per-group zero points, f16 and bf16.
+fn specs() -> Vec<Spec> {
+    use ScaleGroup::{Group, PerChannel};
+    let spec = |w: &str, act: ActFormat, scale: Option<ScaleFormat>, group: ScaleGroup, zp: ZeroPoint| {
+        let mut p = SpecParts::new(WeightFormat::parse(w).unwrap(), act);
+        if let Some(s) = scale {
+            p.scale = s;
+        }
+        p.group = group;
+        p.zero_point = zp;
+        p.arch = Arch::Sm90a;
+        Spec::new(p).unwrap_or_else(|e| panic!("{w}: {e:?}"))
+    };
+    let (f16, bf16, imp, dynamic) = (ActFormat::F16, ActFormat::Bf16, ZeroPoint::Implicit, ZeroPoint::Dynamic);
+    let all = [
+        spec("u4", f16, None, Group(128), imp),
+        spec("u4", bf16, None, Group(128), imp),
+        spec("e2m1", bf16, Some(ScaleFormat::Ue8m0), Group(32), imp),
+        spec("e2m1", bf16, None, Group(32), imp),
+        spec("u8", f16, None, PerChannel, imp),
+        spec("u8", f16, None, Group(64), imp),
+        spec("i4", bf16, None, PerChannel, imp),
+        spec("e4m3", f16, None, Group(128), imp),
+        spec("u4", f16, Some(ScaleFormat::E4m3), Group(16), imp),
+        spec("u4", f16, Some(ScaleFormat::E4m3), Group(128), imp),
+        spec("u4", f16, None, Group(128), dynamic),
+        spec("u4", bf16, None, Group(64), dynamic),
+        spec("u8", f16, Some(ScaleFormat::E5m2), Group(128), dynamic),
+    ];
+    all.into_iter().filter(wgmma_supported).collect()
+}
+
+/// The executor for sm_90a launches, or `None` (saying so) without a device or on one that does
+/// not run sm_90a (only compute capability 9.0 does).
+fn sm90a_executor(test: &str) -> Option<(GpuExecutor, u32)> {
+    let gpu: Gpu = gpu_or_skip(test)?;
+    let cc = gpu.compute_capability();
+    if !Arch::Sm90a.runs_on(cc) {
+        use std::io::Write;
+        let _ = writeln!(std::io::stderr(), "SKIPPED {test}: the device (compute capability {}.{}) does not run sm_90a", cc.0, cc.1);
+        return None;
+    }
+    let sms = gpu.sm_count().unwrap();
+    Some((GpuExecutor::new(gpu, Arch::Sm90a).unwrap(), sms))
+}
+
+/// A ragged layer of a few of `plan`'s tiles: N two and a half column tiles (not a multiple of
+/// 64), K 2048 or, on odd cases, 1984 (a partial last stage for 128-deep stages).
+fn ragged(plan: &KernelPlan, case: usize) -> (usize, usize) {
+    let n = 5 * plan.bn() as usize / 2 - 24;
+    (n, if case % 2 == 1 { 1984 } else { 2048 })
+}
+
+#[test]
+fn gpu_sm90a_default_plans() {
+    const LAYERS: [(usize, usize); 12] = [
+        (8192, 8192),
+        (28672, 8192),
+        (8192, 28672),
+        (4096, 4096),
+        (4096, 14336),
+        (14336, 4096),
+        (6144, 4096),
+        (2048, 8192),
+        (16384, 8192),
+        (14336, 8192),
+        (24576, 8192),
+        (8192, 20480),
+    ];
+    const MS: [usize; 20] = [1, 2, 4, 8, 16, 17, 24, 32, 33, 40, 48, 56, 64, 65, 96, 128, 129, 160, 192, 256];
+    // Distinct (spec, wgmma plan) defaults, each with the largest M that chose it.
+    let mut cases: BTreeMap<(String, String), (Spec, KernelPlan, usize)> = BTreeMap::new();
+    for spec in specs() {
+        for (n, k) in LAYERS {
+            for m in MS {
+                let plan = KernelPlan::choose_for(&spec, m, n, k);
+                if plan.wgmma {
+                    let e = cases.entry((spec.to_string(), plan.to_string())).or_insert((spec, plan, m));
+                    e.2 = e.2.max(m);
+                }
+            }
+        }
+    }
+    let plans: std::collections::BTreeSet<&String> = cases.keys().map(|(_, p)| p).collect();
+    assert!(plans.len() >= 4 && cases.values().any(|(_, p, _)| p.ws), "the sm_90a defaults: {plans:?}");
+    println!("sm_90a defaults: {} (spec, plan) pairs, plans {plans:?}", cases.len());
+    let Some((mut ex, sms)) = sm90a_executor("gpu_sm90a_default_plans") else { return };
+    let mut failures = Vec::new();
+    for (i, (spec, plan, m)) in cases.values().enumerate() {
+        let (n, k) = ragged(plan, i);
+        let split = 1 + (i % 3) as u32;
+        match check_gemm(&mut ex, spec, plan, (*m, n, k), split, 7000 + i as u64) {
+            Ok(r) => println!("{spec} {plan} M={m} N={n} K={k} split {split}: {:.3} of tolerance", r.max_tol_frac),
+            Err(e) => failures.push(e),
+        }
+    }
+    // The layer as a user launches it: the default plan and split.
+    let u4 = specs()[0];
+    for m in [64, 256] {
+        let (n, k) = (8192, 8192);
+        let plan = KernelPlan::choose_for(&u4, m, n, k);
+        let split = plan.split_k_for(m, n, k, sms);
+        match check_gemm(&mut ex, &u4, &plan, (m, n, k), split, 7500 + m as u64) {
+            Ok(r) => println!("{u4} {plan} M={m} N={n} K={k} split {split} (default): {:.3} of tolerance", r.max_tol_frac),
+            Err(e) => failures.push(e),
+        }
+    }
+    println!("GPU sm_90a: {} default (spec, plan) pairs ({} distinct plans) and 2 default launches on 8192^2, {} failed", cases.len(), plans.len(), failures.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Every fourth valid pair of the sweep's grid, with the count of valid pairs.
+fn sweep_cases() -> (Vec<(Spec, KernelPlan)>, usize) {
+    let (mut cases, mut valid) = (Vec::new(), 0usize);
+    for spec in specs() {
+        for ws in [false, true] {
+            for m_tiles in [1, 2, 4, 8, 16] {
+                for n_warps in [1, 2, 3, 4] {
+                    for bk in [64, 128, 256] {
+                        let stages = [2, 3, 4, 5][valid % 4];
+                        let plan = KernelPlan { m_tiles, n_warps, k_warps: 1, bk, stages, swap: false, wgmma: true, halves: false, ws };
+                        // Plans the spec or target rules out are errors, not kernels (the
+                        // emulator suite checks those errors).
+                        if plan.validate(Arch::Sm90a, spec.weight().bits()).is_err() || generate(&spec, &plan).is_err() {
+                            continue;
+                        }
+                        if valid % 4 == 0 {
+                            cases.push((spec, plan));
+                        }
+                        valid += 1;
+                    }
+                }
+            }
+        }
+    }
+    (cases, valid)
+}
+
+#[test]
+fn gpu_sm90a_plan_sweep() {
+    let (cases, valid) = sweep_cases();
+    assert!(cases.len() >= 60 && cases.iter().any(|(_, p)| p.ws) && cases.iter().any(|(_, p)| !p.ws));
+    let Some((mut ex, _)) = sm90a_executor("gpu_sm90a_plan_sweep") else { return };
+    let mut failures = Vec::new();
+    for (i, (spec, plan)) in cases.iter().enumerate() {
+        let bm = plan.bm() as usize;
+        let m = [bm - 3, bm, 1, bm + 5][i % 4];
+        let (n, k) = ragged(plan, i);
+        let split = 1 + (i % 3) as u32;
+        if let Err(e) = check_gemm(&mut ex, spec, plan, (m, n, k), split, 8000 + i as u64) {
+            failures.push(e);
+        }
+    }
+    println!("GPU sm_90a: {} of {valid} valid (spec, wgmma / warp-specialized plan) pairs checked, {} failed", cases.len(), failures.len());
+    assert!(failures.is_empty(), "{}", failures[..failures.len().min(20)].join("\n"));
+}
