@@ -19,8 +19,8 @@ use std::collections::BTreeMap;
 use humming::core::kernel::check::check_gemm;
 use humming::core::kernel::{KernelPlan, generate, wgmma_supported};
 use humming::core::*;
-use humming::cuda::testing::gpu_or_skip;
-use humming::cuda::{Gpu, GpuExecutor};
+use humming::cuda::GpuExecutor;
+use humming::cuda::testing::gpu_for_or_skip;
 
 /// The wgmma-capable formats of the emulator suites: 4- and 8-bit integers and floats, 16- and
 /// 8-bit scales, per-channel and grouped, implicit and per-group zero points, f16 and bf16.
@@ -55,16 +55,10 @@ fn specs() -> Vec<Spec> {
     all.into_iter().filter(wgmma_supported).collect()
 }
 
-/// The executor for sm_90a launches, or `None` (saying so) without a device or on one that does
-/// not run sm_90a (only compute capability 9.0 does).
+/// The executor for sm_90a launches and the device's SM count, or `None` (saying so) without a
+/// device or on one that does not run sm_90a.
 fn sm90a_executor(test: &str) -> Option<(GpuExecutor, u32)> {
-    let gpu: Gpu = gpu_or_skip(test)?;
-    let cc = gpu.compute_capability();
-    if !Arch::Sm90a.runs_on(cc) {
-        use std::io::Write;
-        let _ = writeln!(std::io::stderr(), "SKIPPED {test}: the device (compute capability {}.{}) does not run sm_90a", cc.0, cc.1);
-        return None;
-    }
+    let gpu = gpu_for_or_skip(test, Arch::Sm90a)?;
     let sms = gpu.sm_count().unwrap();
     Some((GpuExecutor::new(gpu, Arch::Sm90a).unwrap(), sms))
 }

@@ -17,12 +17,29 @@ pub fn gpu_or_skip(test: &str) -> Option<Gpu> {
             if std::env::var_os(REQUIRE_GPU_ENV).is_some() {
                 panic!("{test}: {REQUIRE_GPU_ENV} is set but there is no CUDA device: {why}");
             }
-            // Written to the stderr handle, not with eprintln!, so the test harness's output
-            // capture does not hide it: a skip must be visible in every log.
-            use std::io::Write;
-            let _ = writeln!(std::io::stderr(), "SKIPPED {test}: no CUDA device ({why})");
+            skip(test, &format!("no CUDA device ({why})"));
             None
         }
         Err(e) => panic!("{test}: opening the GPU failed: {e}"),
     }
+}
+
+/// [`gpu_or_skip`] for a test of `arch`'s PTX: also `None`, saying so, on a device that does not
+/// run it (sm_90a runs only on compute capability 9.0). That skip is not a failure under
+/// [`REQUIRE_GPU_ENV`]: the GPU is there, the target is not its.
+pub fn gpu_for_or_skip(test: &str, arch: humming_core::Arch) -> Option<Gpu> {
+    let gpu = gpu_or_skip(test)?;
+    let cc = gpu.compute_capability();
+    if !arch.runs_on(cc) {
+        skip(test, &format!("the device (compute capability {}.{}) does not run {arch}", cc.0, cc.1));
+        return None;
+    }
+    Some(gpu)
+}
+
+/// Prints `SKIPPED <test>: <why>` to the stderr handle, not with eprintln!, so the test
+/// harness's output capture does not hide it: a skip must be visible in every log.
+fn skip(test: &str, why: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "SKIPPED {test}: {why}");
 }
