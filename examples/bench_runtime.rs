@@ -34,6 +34,9 @@ struct Args {
     reps: usize,
     #[arg(long, default_value = "")]
     label: String,
+    /// Target (`sm_90`, `sm_90a`, ...); default: the device's fastest (`Gpu::fastest_arch`).
+    #[arg(long)]
+    arch: Option<String>,
 }
 
 fn ck(call: &str, r: cu::CUresult) -> Result<(), String> {
@@ -73,7 +76,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             std::process::exit(2);
         }
     };
-    let arch = gpu.native_arch().ok_or("no humming target for this device")?;
+    let arch = match &args.arch {
+        Some(a) => Arch::parse(a).ok_or_else(|| format!("unknown target {a}"))?,
+        None => gpu.fastest_arch().ok_or("no humming target for this device")?,
+    };
     let spec = Spec::new(SpecParts { arch, ..SpecParts::new(WeightFormat::UInt(4), ActFormat::F16) })?;
     let stream = gpu.stream()?;
     let raw = stream.as_inner();

@@ -22,7 +22,8 @@ fn main() -> Result<(), Error> {
     let gpu = Gpu::open(0);
     // W4A16: uint4 weights (implicit zero point 8), f16 scales per 128 along K, f16 activations.
     let mut parts = SpecParts::new(WeightFormat::UInt(4), ActFormat::F16);
-    parts.arch = gpu.as_ref().ok().and_then(|g| g.native_arch()).unwrap_or(Arch::Sm80);
+    // The device's fastest target (sm_90a on Hopper); sm_80 on the emulator.
+    parts.arch = gpu.as_ref().ok().and_then(|g| g.fastest_arch()).unwrap_or(Arch::Sm80);
     let spec = Spec::new(parts)?;
     // A decode-sized layer; smaller on the emulator, which interprets every instruction.
     let (m, n, k) = if gpu.is_ok() { (16, 8192, 8192) } else { (4, 1024, 1024) };

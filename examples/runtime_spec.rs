@@ -28,8 +28,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let gpu = Gpu::open(0);
     let mut parts = SpecParts::parse(&args.spec)?;
     if !args.spec.contains("arch=") {
-        if let Some(native) = gpu.as_ref().ok().and_then(|g| g.native_arch()) {
-            parts.arch = native;
+        if let Some(fastest) = gpu.as_ref().ok().and_then(|g| g.fastest_arch()) {
+            parts.arch = fastest;
         }
     }
     let spec = Spec::new(parts)?;

@@ -20,9 +20,15 @@ if [ "${FORMATS:-1}" = 1 ]; then
     timeout 30 gpu-bundle/bin/example_bench_a16 $A --no-copy $w --shapes 28672x8192 --m 1,16,64 --harness graph >> "$OUT/humming.jsonl" 2>> "$OUT/humming.err"
   done
 fi
-# The layer API (QuantizedLinear::forward, its kept split-K workspace) on the same shapes.
+# The layer API (QuantizedLinear::forward, its kept split-K workspace) on the same shapes, for the
+# device's fastest target, or for each of RUNTIME_ARCHS (e.g. "sm_90 sm_90a": the portable
+# target's mma.sync plans against the Hopper one's wgmma plans) with RUNTIME_M's M.
 if [ "${RUNTIME:-1}" = 1 ]; then
-  timeout 120 gpu-bundle/bin/example_bench_runtime --shapes $S --m 1,8,16,64 > "$OUT/runtime.jsonl" 2> "$OUT/runtime.err"
+  : > "$OUT/runtime.jsonl"
+  for a in ${RUNTIME_ARCHS:-fastest}; do
+    ra=; [ "$a" = fastest ] || ra="--arch $a"
+    timeout 150 gpu-bundle/bin/example_bench_runtime $ra --label "$a" --shapes $S --m ${RUNTIME_M:-1,8,16,64} >> "$OUT/runtime.jsonl" 2>> "$OUT/runtime.err"
+  done
   cat "$OUT/runtime.jsonl"
 fi
 timeout 150 python3 scripts/bench_torch.py --shapes $S,4096x4096 --m 1,2,4,8,16,32,64,128,256 > "$OUT/torch.jsonl" 2> "$OUT/torch.err"

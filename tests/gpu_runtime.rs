@@ -23,6 +23,14 @@ fn spec(w: &str, act: ActFormat, f: impl FnOnce(&mut SpecParts)) -> Spec {
     Spec::new(p).unwrap()
 }
 
+/// The device's portable target and, where it differs (`sm_90a` on Hopper), the target of its
+/// fastest kernels, which the runtime tests run too.
+fn device_targets(gpu: &Gpu) -> Vec<Arch> {
+    let mut t: Vec<Arch> = [gpu.native_arch().unwrap_or(Arch::Sm80)].into_iter().chain(gpu.fastest_arch()).collect();
+    t.dedup();
+    t
+}
+
 fn act_buf<A: humming::cuda::Elem16>(gpu: &Gpu, act: &ActTensor) -> DeviceBuf<A> {
     let bits: Vec<u16> = act.codes.iter().map(|&c| c as u16).collect();
     DeviceBuf::from_slice(gpu, bytemuck::cast_slice::<u16, A>(&bits)).unwrap()
@@ -47,7 +55,10 @@ fn gpu_runtime_layers_match_reference() {
     let Some(gpu) = gpu_or_skip("gpu_runtime_layers_match_reference") else { return };
     let mut worst = 0f64;
     let mut checks = 0;
-    let specs = [
+    // sm_80 kernels everywhere, and the device's fastest target's where it has one of its own
+    // (sm_90a on Hopper: the wgmma and warp-specialized plans of M = 17..300 here).
+    let fastest = gpu.fastest_arch().filter(|a| *a != Arch::Sm80);
+    let base = [
         spec("u4", ActFormat::F16, |_| {}),
         spec("u3", ActFormat::Bf16, |p| {
             p.zero_point = ZeroPoint::Dynamic;
@@ -64,7 +75,10 @@ fn gpu_runtime_layers_match_reference() {
             p.group = ScaleGroup::Group(16);
         }),
     ];
-    for (i, s) in specs.iter().enumerate() {
+    let at = |s: &Spec, arch: Arch| Spec::new(SpecParts { arch, ..s.parts() }).unwrap();
+    let specs: Vec<(usize, Spec)> = base.iter().enumerate().flat_map(|(i, s)| [Some(*s), fastest.map(|a| at(s, a))].into_iter().flatten().map(move |s| (i, s))).collect();
+    for (i, s) in specs.iter() {
+        let i = *i;
         // One M in each default bucket, and a large one (split-K off and on).
         for m in [1usize, 16, 17, 40, 64, 300] {
             let shape = (m, 1000, 2048 + 64 * i);
@@ -76,7 +90,8 @@ fn gpu_runtime_layers_match_reference() {
             checks += 1;
         }
     }
-    println!("{checks} layer forwards checked element by element, worst error {worst:.3} of the tolerance");
+    let archs: std::collections::BTreeSet<Arch> = specs.iter().map(|(_, s)| s.arch()).collect();
+    println!("{checks} layer forwards ({}) checked element by element, worst error {worst:.3} of the tolerance", archs.iter().map(|a| a.name()).collect::<Vec<_>>().join(" and "));
 }
 
 struct Misuse {
@@ -236,8 +251,13 @@ fn gpu_runtime_module_cache_and_two_streams() {
 #[test]
 fn gpu_runtime_back_to_back_layers_match_synchronized() {
     let Some(gpu) = gpu_or_skip("gpu_runtime_back_to_back_layers_match_synchronized") else { return };
-    // The device's own target: programmatic dependent launch needs sm_90 kernels.
-    let arch = gpu.native_arch().unwrap_or(Arch::Sm80);
+    // The device's own targets: programmatic dependent launch needs sm_90 kernels.
+    for arch in device_targets(&gpu) {
+        back_to_back_layers(&gpu, arch);
+    }
+}
+
+fn back_to_back_layers(gpu: &Gpu, arch: Arch) {
     let spec = spec("u4", ActFormat::F16, |p| p.arch = arch);
     let (d, f) = (4096, 28672);
     let mut rng = humming::core::rng::SplitMix64::new(29);
@@ -284,7 +304,12 @@ fn gpu_runtime_back_to_back_layers_match_synchronized() {
 #[test]
 fn gpu_runtime_workspace_reuse_across_shapes_and_streams() {
     let Some(gpu) = gpu_or_skip("gpu_runtime_workspace_reuse_across_shapes_and_streams") else { return };
-    let arch = gpu.native_arch().unwrap_or(Arch::Sm80);
+    for arch in device_targets(&gpu) {
+        workspace_reuse(&gpu, arch);
+    }
+}
+
+fn workspace_reuse(gpu: &Gpu, arch: Arch) {
     let spec = spec("u4", ActFormat::F16, |p| p.arch = arch);
     let (n, k) = (4096, 4096);
     let mut rng = humming::core::rng::SplitMix64::new(31);

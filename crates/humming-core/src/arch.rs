@@ -64,6 +64,22 @@ impl Arch {
             _ => cc >= self.compute_capability(),
         }
     }
+
+    /// The highest portable target a device of compute capability `cc` runs (`sm_90` on Hopper,
+    /// and on any newer device until it has a target of its own), or `None` below Turing.
+    pub fn portable_for(cc: (u32, u32)) -> Option<Arch> {
+        Arch::ALL.into_iter().filter(|a| *a != Arch::Sm90a && a.runs_on(cc)).max()
+    }
+
+    /// The target whose kernels run fastest on a device of compute capability `cc`: the
+    /// arch-specific `sm_90a` on Hopper (its wgmma and warp-specialized plans are the defaults
+    /// above M = 32, and above M = 16 on the largest layers), else [`Arch::portable_for`]. PTX
+    /// for `sm_90a` loads only on compute capability 9.0, so for a binary that must also run on
+    /// later GPUs build the portable target too (the macro's `arch = [sm_90, sm_90a]` picks the
+    /// newest one the device runs).
+    pub fn fastest_for(cc: (u32, u32)) -> Option<Arch> {
+        if Arch::Sm90a.runs_on(cc) { Some(Arch::Sm90a) } else { Arch::portable_for(cc) }
+    }
 }
 
 impl fmt::Display for Arch {
@@ -92,5 +108,27 @@ mod tests {
         assert!(!Arch::Sm89.runs_on((8, 6)));
         assert!(Arch::Sm90a.runs_on((9, 0)));
         assert!(!Arch::Sm90a.runs_on((10, 0)));
+    }
+
+    #[test]
+    fn portable_and_fastest_targets_of_each_device() {
+        // (compute capability, portable target, fastest target)
+        let cases = [
+            ((7, 0), None, None),
+            ((7, 5), Some(Arch::Sm75), Some(Arch::Sm75)),
+            ((8, 0), Some(Arch::Sm80), Some(Arch::Sm80)),
+            ((8, 7), Some(Arch::Sm86), Some(Arch::Sm86)),
+            ((8, 9), Some(Arch::Sm89), Some(Arch::Sm89)),
+            ((9, 0), Some(Arch::Sm90), Some(Arch::Sm90a)),
+            ((10, 0), Some(Arch::Sm90), Some(Arch::Sm90)),
+            ((12, 0), Some(Arch::Sm90), Some(Arch::Sm90)),
+        ];
+        for (cc, portable, fastest) in cases {
+            assert_eq!(Arch::portable_for(cc), portable, "portable target of {cc:?}");
+            assert_eq!(Arch::fastest_for(cc), fastest, "fastest target of {cc:?}");
+            for a in [portable, fastest].into_iter().flatten() {
+                assert!(a.runs_on(cc), "{a} must run on {cc:?}");
+            }
+        }
     }
 }

@@ -77,9 +77,16 @@ impl Gpu {
         self.inner.cc
     }
 
-    /// The highest portable target this device runs (`sm_90` on Hopper, not `sm_90a`).
+    /// The highest portable target this device runs (`sm_90` on Hopper, not `sm_90a`):
+    /// [`Arch::portable_for`].
     pub fn native_arch(&self) -> Option<Arch> {
-        Arch::ALL.into_iter().filter(|a| *a != Arch::Sm90a && a.runs_on(self.inner.cc)).max()
+        Arch::portable_for(self.inner.cc)
+    }
+
+    /// The target with this device's fastest kernels (`sm_90a` on Hopper, whose wgmma plans
+    /// are the defaults above M = 32; else [`Gpu::native_arch`]): [`Arch::fastest_for`].
+    pub fn fastest_arch(&self) -> Option<Arch> {
+        Arch::fastest_for(self.inner.cc)
     }
 
     /// Number of multiprocessors.
