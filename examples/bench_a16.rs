@@ -91,6 +91,10 @@ struct Args {
     /// Label written into every record (e.g. the kernel version).
     #[arg(long, default_value = "")]
     label: String,
+    /// `auto` takes the plans of no particular device (`KernelPlan::choose_for`) instead of
+    /// this GPU's (`choose_for_device` with `Gpu::profile`, as the runtime's layers do).
+    #[arg(long)]
+    default_plans: bool,
 }
 
 fn ck(call: &str, r: cu::CUresult) -> Result<(), String> {
@@ -206,6 +210,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         return Err(format!("--arch {arch} does not run on this device").into());
     }
     let (sms, l2) = (gpu.sm_count()?, gpu.l2_bytes()? as usize);
+    let dram = gpu.profile()?;
+    let profile = if args.default_plans { None } else { dram };
     let weight = WeightFormat::parse(&args.weight)?;
     let act = ActFormat::parse(&args.act)?;
     let mut parts = SpecParts::new(weight, act);
@@ -224,7 +230,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // SAFETY: writes one handle.
     ck("cuStreamCreate", unsafe { cu::cuStreamCreate(&mut stream, 1) })?; // non-blocking
     let ev = Events::new()?;
-    eprintln!("{device}: {sms} SMs, L2 {} MB, spec {}", l2 >> 20, spec.id());
+    eprintln!("{device}: {sms} SMs, L2 {} MB, DRAM peak {:?} GB/s (plans for it: {}), spec {}", l2 >> 20, dram.map(|p| p.dram_gbs.round() as u32), !args.default_plans, spec.id());
 
     // Copy bandwidth (read + write) of a 1 GiB device-to-device copy.
     let mut copy_gbps = None;
@@ -305,7 +311,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let out = ex.alloc(m * n * 2)?;
             let mut seen = std::collections::HashSet::new();
             for pname in &args.plans {
-                let plan = if pname == "auto" { KernelPlan::choose_for(&spec, m, layout.n_pad, layout.k_pad) } else { pname.parse::<KernelPlan>()? };
+                let plan = if pname == "auto" { KernelPlan::choose_for_device(&spec, m, layout.n_pad, layout.k_pad, profile.as_ref()) } else { pname.parse::<KernelPlan>()? };
                 if plan.validate(arch, weight.bits()).is_err() {
                     eprintln!("skip {plan}: does not validate for {arch}");
                     continue;

@@ -4,12 +4,13 @@
 //! plans the speed table and a user asking for `arch = sm_90a` get. Skipped (and saying so)
 //! without a device, or on a device that does not run sm_90a.
 //!
-//! - `gpu_sm90a_default_plans`: every distinct wgmma plan that `KernelPlan::choose_for` picks for
-//!   the wgmma-capable formats over twelve layer shapes (the three among them) and M = 1
-//!   .. 256, each checked at a ragged layer of a few of its tiles (N not a multiple of 64, a
-//!   partial last stage every other case), at the largest M that chose it, splits 1 to 3; plus
-//!   u4 f16 g128 on 8192 x 8192 at M = 64 and 256 with the default plan and split, as a user
-//!   would launch it.
+//! - `gpu_sm90a_default_plans`: every distinct wgmma plan that `KernelPlan::choose_for_device`
+//!   picks (with no device and for a GPU of less DRAM bandwidth, an H100's) for the wgmma-capable
+//!   formats over twelve layer shapes (the three among them) and M = 1 .. 256, each
+//!   checked at a ragged layer of a few of its tiles (N not a multiple of 64, a partial last
+//!   stage every other case), at the largest M that chose it, splits 1 to 3; plus u4 f16 g128 on
+//!   8192 x 8192 at M = 64 and 256, and on 28672 x 8192 at M = 8 for the H100's plan, with the
+//!   default split, as a user would launch it.
 //! - `gpu_sm90a_plan_sweep`: the emulator's wgmma and warp-specialized plan grid (`a16_plans`),
 //!   every fourth pair, on the GPU: M tiles 16..256, one to four warpgroups, stage depths 2..5,
 //!   M inside, at and past the tile and 1.
@@ -17,7 +18,7 @@
 use std::collections::BTreeMap;
 
 use humming::core::kernel::check::check_gemm;
-use humming::core::kernel::{KernelPlan, generate, wgmma_supported};
+use humming::core::kernel::{DeviceProfile, KernelPlan, generate, wgmma_supported};
 use humming::core::*;
 use humming::cuda::GpuExecutor;
 use humming::cuda::testing::gpu_for_or_skip;
@@ -88,11 +89,14 @@ fn gpu_sm90a_default_plans() {
     ];
     const MS: [usize; 20] = [1, 2, 4, 8, 16, 17, 24, 32, 33, 40, 48, 56, 64, 65, 96, 128, 129, 160, 192, 256];
     // Distinct (spec, wgmma plan) defaults, each with the largest M that chose it.
+    // The defaults, and the plans of a GPU with less DRAM bandwidth (an H100's: v27), whichever
+    // GPU runs the test.
+    let lean = DeviceProfile { dram_gbs: 3352.0 };
     let mut cases: BTreeMap<(String, String), (Spec, KernelPlan, usize)> = BTreeMap::new();
     for spec in specs() {
         for (n, k) in LAYERS {
-            for m in MS {
-                let plan = KernelPlan::choose_for(&spec, m, n, k);
+            for (m, device) in MS.into_iter().flat_map(|m| [(m, None), (m, Some(&lean))]) {
+                let plan = KernelPlan::choose_for_device(&spec, m, n, k, device);
                 if plan.wgmma {
                     let e = cases.entry((spec.to_string(), plan.to_string())).or_insert((spec, plan, m));
                     e.2 = e.2.max(m);
@@ -115,16 +119,15 @@ fn gpu_sm90a_default_plans() {
     }
     // The layer as a user launches it: the default plan and split.
     let u4 = specs()[0];
-    for m in [64, 256] {
-        let (n, k) = (8192, 8192);
-        let plan = KernelPlan::choose_for(&u4, m, n, k);
+    for (m, n, k, device) in [(64, 8192, 8192, None), (256, 8192, 8192, None), (8, 28672, 8192, Some(&lean))] {
+        let plan = KernelPlan::choose_for_device(&u4, m, n, k, device);
         let split = plan.split_k_for(m, n, k, sms);
         match check_gemm(&mut ex, &u4, &plan, (m, n, k), split, 7500 + m as u64) {
             Ok(r) => println!("{u4} {plan} M={m} N={n} K={k} split {split} (default): {:.3} of tolerance", r.max_tol_frac),
             Err(e) => failures.push(e),
         }
     }
-    println!("GPU sm_90a: {} default (spec, plan) pairs ({} distinct plans) and 2 default launches on 8192^2, {} failed", cases.len(), plans.len(), failures.len());
+    println!("GPU sm_90a: {} default (spec, plan) pairs ({} distinct plans) and 3 default launches (8192^2; 28672 x 8192 M = 8 on a lean-DRAM GPU), {} failed", cases.len(), plans.len(), failures.len());
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 

@@ -206,6 +206,48 @@ fn m65_to_128_deep_k_plan() {
     }
 }
 
+/// On a GPU with less DRAM bandwidth than the H200 (v27, H100 SXM) the largest layers take the
+/// warp-specialized 16-row wgmma tile at M <= 16, in one bucket; smaller layers, other targets,
+/// specs wgmma does not generate for and the H200 (or no device) keep the mma.sync plans.
+#[test]
+fn lean_dram_device_plans() {
+    use humming_core::kernel::DeviceProfile;
+    let h100 = DeviceProfile::from_memory_clock(2_619_000, 5120).unwrap();
+    let h200 = DeviceProfile { dram_gbs: 4800.0 };
+    let s = spec("u4", ActFormat::F16, Arch::Sm90a);
+    for (n, k, split) in [(8192, 28672, 4), (28672, 8192, 1)] {
+        for m in [1, 2, 8, 9, 16] {
+            let p = KernelPlan::choose_for_device(&s, m, n, k, Some(&h100));
+            assert_eq!(p.to_string(), "m1x16_n4x64_k1w_bk128_s4_ws", "M {m} {n} x {k}");
+            assert_eq!(p.split_k_for(m, n, k, 132), split, "M {m} {n} x {k}");
+            for other in [None, Some(&h200)] {
+                assert_eq!(KernelPlan::choose_for_device(&s, m, n, k, other), KernelPlan::choose_for(&s, m, n, k));
+            }
+            assert!(!KernelPlan::choose_for(&s, m, n, k).wgmma);
+        }
+        // M 17.. as before.
+        assert_eq!(KernelPlan::choose_for_device(&s, 32, n, k, Some(&h100)), KernelPlan::choose_for(&s, 32, n, k));
+        let b = KernelPlan::buckets_for_device(&s, n, k, Some(&h100));
+        assert_eq!(b[0].0, 16, "{b:?}");
+        assert_eq!(b[0].1.to_string(), "m1x16_n4x64_k1w_bk128_s4_ws");
+        assert_eq!(KernelPlan::buckets_for_device(&s, n, k, Some(&h200)), KernelPlan::buckets_for_spec(&s, n, k));
+    }
+    for (n, k) in [(8192, 8192), (4096, 14336), (14336, 4096), (4096, 4096)] {
+        for m in [1, 8, 16] {
+            assert_eq!(KernelPlan::choose_for_device(&s, m, n, k, Some(&h100)), KernelPlan::choose_for(&s, m, n, k), "M {m} {n} x {k}");
+        }
+    }
+    for other in [spec("u4", ActFormat::F16, Arch::Sm90), spec("u4", ActFormat::F16, Arch::Sm80)] {
+        assert_eq!(KernelPlan::choose_for_device(&other, 8, 28672, 8192, Some(&h100)), KernelPlan::choose_for(&other, 8, 28672, 8192));
+    }
+    for w in ["u8", "e2m1"] {
+        let s = spec(w, ActFormat::F16, Arch::Sm90a);
+        let p = KernelPlan::choose_for_device(&s, 8, 28672, 8192, Some(&h100));
+        p.validate(Arch::Sm90a, s.weight().bits()).unwrap();
+        kernel::generate(&s, &p).unwrap_or_else(|e| panic!("{s}: {e}"));
+    }
+}
+
 #[test]
 fn bundle_variants_ptx_and_selection() {
     let s = spec("u4", ActFormat::F16, Arch::Sm80);

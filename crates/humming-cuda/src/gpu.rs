@@ -4,6 +4,7 @@ use crate::driver::check;
 use crate::error::GpuError;
 use cust::sys as cu;
 use humming_core::Arch;
+use humming_core::kernel::DeviceProfile;
 
 /// A CUDA device with its primary context retained and current on the calling thread.
 /// Cloning shares the handle (the context is released when the last clone drops).
@@ -92,6 +93,15 @@ impl Gpu {
     /// Number of multiprocessors.
     pub fn sm_count(&self) -> Result<u32, GpuError> {
         self.attribute(cu::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+    }
+
+    /// What the plan choice knows of this GPU (its DRAM peak, from the memory clock and bus
+    /// width): [`humming_core::kernel::DeviceProfile`]. `None` where the driver reports no
+    /// memory clock; plans then take the defaults.
+    pub fn profile(&self) -> Result<Option<DeviceProfile>, GpuError> {
+        let clock = self.attribute(cu::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE)?;
+        let bus = self.attribute(cu::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH)?;
+        Ok(DeviceProfile::from_memory_clock(clock, bus))
     }
 
     /// L2 cache size in bytes.

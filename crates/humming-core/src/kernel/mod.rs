@@ -9,6 +9,7 @@ pub mod cache;
 pub mod check;
 pub mod coverage;
 pub mod dequant;
+pub mod device;
 mod emit;
 pub mod launch;
 pub mod loader;
@@ -17,6 +18,7 @@ pub mod plan;
 pub mod scales;
 
 pub use bundle::{CompiledKernel, GemmBundle, GemmVariant};
+pub use device::DeviceProfile;
 pub use plan::{KernelPlan, PlanError};
 
 use crate::format::{ActFormat, WeightFormat};

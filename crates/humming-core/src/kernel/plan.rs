@@ -3,6 +3,7 @@
 //! A plan fixes the generated code (CTA tile, warp layout, stages); the split of K across CTAs
 //! is chosen per launch ([`KernelPlan::split_k_for`]) and does not change the code.
 
+use super::device::DeviceProfile;
 use crate::Arch;
 use std::fmt;
 
@@ -388,16 +389,23 @@ impl KernelPlan {
     /// wgmma plan ([`KernelPlan::wgmma_for`]); smaller M and other specs and targets the
     /// mma.sync plans of [`KernelPlan::choose`].
     pub fn choose_for(spec: &crate::Spec, m: usize, n_pad: usize, k_pad: usize) -> KernelPlan {
-        Self::choose_for_shape(spec, m, n_pad, k_pad, true)
+        Self::choose_for_shape(spec, m, n_pad, k_pad, true, None)
     }
 
-    /// [`KernelPlan::choose_for`] with [`KernelPlan::choose_shape`]'s `known`.
-    fn choose_for_shape(spec: &crate::Spec, m: usize, n_pad: usize, k_pad: usize, known: bool) -> KernelPlan {
+    /// [`KernelPlan::choose_for`] for the GPU described by `device` (the runtime's layers know
+    /// it; `None`: the defaults). See [`KernelPlan::wgmma_for`]'s `lean`.
+    pub fn choose_for_device(spec: &crate::Spec, m: usize, n_pad: usize, k_pad: usize, device: Option<&DeviceProfile>) -> KernelPlan {
+        Self::choose_for_shape(spec, m, n_pad, k_pad, true, device)
+    }
+
+    /// [`KernelPlan::choose_for_device`] with [`KernelPlan::choose_shape`]'s `known`.
+    fn choose_for_shape(spec: &crate::Spec, m: usize, n_pad: usize, k_pad: usize, known: bool, device: Option<&DeviceProfile>) -> KernelPlan {
         let (arch, bits) = (spec.arch(), spec.weight().bits());
         if crate::kernel::wgmma_supported(spec) {
             // Groups spanning a 128-deep stage: the tiles of up to 32 rows scale f32 sums.
             let sums = spec.group().spans(128);
-            if let Some(plan) = Self::wgmma_for(m, n_pad, k_pad, arch, bits, sums) {
+            let lean = device.is_some_and(DeviceProfile::lean_dram);
+            if let Some(plan) = Self::wgmma_for(m, n_pad, k_pad, arch, bits, sums, lean) {
                 return plan;
             }
         }
@@ -492,9 +500,19 @@ impl KernelPlan {
     ///   14336 x 4096 15.95 / 16.64 against 17.66 / 17.93; 4096 x 14336 still 7-12% slower).
     ///   Shorter groups keep the v70 threshold.
     ///
+    /// - `lean`: a GPU with less DRAM bandwidth than the H200 ([`DeviceProfile::lean_dram`]).
+    ///   v27 (H100 SXM, graph harness, splits auto/1/2/4/8, two calls): the warp-specialized
+    ///   16-row tile `m1x16_n4x64_k1w_bk128_s4_ws` at M <= 16 on layers of at least 8192 x
+    ///   20480 elements (M = 1 / 8 / 16 on 28672 x 8192: 39.2 / 39.3 / 39.6 us against the
+    ///   mma.sync defaults' 42.0 / 42.8 / 44.4; 8192 x 28672 40.2 / 40.2 / 40.9 against 40.8 /
+    ///   41.9 / 44.7). On smaller layers it wins 1-5% at M = 12..16 only where K >= N, and loses
+    ///   3-27% at M <= 8 (8192^2 +3.6%, 14336 x 4096 +14%, 2048 x 8192 +27%): they keep the
+    ///   defaults. On the H200 the mma.sync plans win at M = 16 (v18: 36.7 against 44.3 us on
+    ///   28672 x 8192), so the defaults keep them.
+    ///
     /// Stages: four (six for the 128-column tile, five for the 256-row tile), fewer where they
     /// do not fit (8-bit weights).
-    pub fn wgmma_for(m: usize, n_pad: usize, k_pad: usize, arch: Arch, bits: u8, sums: bool) -> Option<KernelPlan> {
+    pub fn wgmma_for(m: usize, n_pad: usize, k_pad: usize, arch: Arch, bits: u8, sums: bool, lean: bool) -> Option<KernelPlan> {
         let big = n_pad >= 8192 && k_pad >= 8192;
         let size = n_pad * k_pad;
         // The deepest ring of at most `most` stages that fits.
@@ -513,7 +531,7 @@ impl KernelPlan {
         // elements (v71); 48 rows at M 33..48 from 4096 x 14336 elements.
         let rows32 = size >= 8192 * 14336 || (sums && n_pad >= 8192 && size >= 14336 * 4096);
         match m {
-            ..=16 => return None,
+            ..=16 => return (lean && size >= 8192 * 20480).then(|| fit(1, 4, true, 4)).flatten(),
             17..=32 => return rows32.then(|| fit(2, 4, true, 4)).flatten(),
             33..=48 if size >= 4096 * 14336 => {
                 if let Some(plan) = fit(3, 4, true, 4) {
@@ -572,12 +590,17 @@ impl KernelPlan {
 
     /// [`KernelPlan::buckets_for`] with [`KernelPlan::choose_for`] (the plans of a spec).
     pub fn buckets_for_spec(spec: &crate::Spec, n_pad: usize, k_pad: usize) -> Vec<(u32, KernelPlan)> {
-        Self::bucket_plans(|m| KernelPlan::choose_for(spec, m, n_pad, k_pad))
+        Self::buckets_for_device(spec, n_pad, k_pad, None)
+    }
+
+    /// [`KernelPlan::buckets_for_spec`] with [`KernelPlan::choose_for_device`].
+    pub fn buckets_for_device(spec: &crate::Spec, n_pad: usize, k_pad: usize, device: Option<&DeviceProfile>) -> Vec<(u32, KernelPlan)> {
+        Self::bucket_plans(|m| KernelPlan::choose_for_device(spec, m, n_pad, k_pad, device))
     }
 
     /// [`KernelPlan::buckets_for_spec`] for an unknown shape (see [`KernelPlan::buckets`]).
     pub fn buckets_spec(spec: &crate::Spec) -> Vec<(u32, KernelPlan)> {
-        Self::bucket_plans(|m| KernelPlan::choose_for_shape(spec, m, DEFAULT_DIM, DEFAULT_DIM, false))
+        Self::bucket_plans(|m| KernelPlan::choose_for_shape(spec, m, DEFAULT_DIM, DEFAULT_DIM, false, None))
     }
 
     /// The M buckets with `plan(m)` at each bucket's top M (256 for the last, open one), equal

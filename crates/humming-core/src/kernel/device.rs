@@ -1,0 +1,47 @@
+//! What the plan choice knows of the GPU a kernel will run on. The shipped defaults were tuned
+//! on an H200 (4.8 TB/s); a GPU with less DRAM bandwidth an SM moves some choices (v27: on an
+//! H100 SXM, 3.35 TB/s, the warp-specialized 16-row wgmma tile streams the largest layers'
+//! weights faster than the mma.sync plans at M <= 16). The runtime reads it from the driver
+//! (`humming_cuda::Gpu::profile`); build-time kernels (the macro's) know no device and take the
+//! defaults.
+
+/// The DRAM peak of a GPU.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DeviceProfile {
+    /// Peak DRAM bandwidth in GB/s (10^9 bytes a second).
+    pub dram_gbs: f64,
+}
+
+/// Below this DRAM peak (GB/s) a device is "lean" for [`DeviceProfile::lean_dram`]: between the
+/// H100 SXM's 3352 and the H200's 4915, the two GPUs the plans were measured on.
+pub const LEAN_DRAM_GBS: f64 = 4000.0;
+
+impl DeviceProfile {
+    /// From the driver's memory clock (kHz) and bus width (bits): two transfers a clock (HBM's
+    /// double data rate, as the driver reports it). `None` where the driver reports zero.
+    pub fn from_memory_clock(clock_khz: u32, bus_bits: u32) -> Option<DeviceProfile> {
+        (clock_khz > 0 && bus_bits > 0).then(|| DeviceProfile { dram_gbs: 2.0 * clock_khz as f64 * 1e3 * bus_bits as f64 / 8.0 / 1e9 })
+    }
+
+    /// Less DRAM bandwidth than [`LEAN_DRAM_GBS`].
+    pub fn lean_dram(&self) -> bool {
+        self.dram_gbs < LEAN_DRAM_GBS
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hopper_peaks_from_the_driver_attributes() {
+        // H100 SXM5: 2619 MHz, 5120 bits; H200: 3201 MHz, 6144 bits.
+        let h100 = DeviceProfile::from_memory_clock(2_619_000, 5120).unwrap();
+        let h200 = DeviceProfile::from_memory_clock(3_201_000, 6144).unwrap();
+        assert!((h100.dram_gbs - 3352.3).abs() < 1.0, "{h100:?}");
+        assert!((h200.dram_gbs - 4917.1).abs() < 1.0, "{h200:?}");
+        assert!(h100.lean_dram() && !h200.lean_dram());
+        assert_eq!(DeviceProfile::from_memory_clock(0, 5120), None);
+        assert_eq!(DeviceProfile::from_memory_clock(2_619_000, 0), None);
+    }
+}
