@@ -96,12 +96,12 @@ impl Gpu {
     }
 
     /// What the plan choice knows of this GPU (its DRAM peak, from the memory clock and bus
-    /// width): [`humming_core::kernel::DeviceProfile`]. `None` where the driver reports no
-    /// memory clock; plans then take the defaults.
-    pub fn profile(&self) -> Result<Option<DeviceProfile>, GpuError> {
-        let clock = self.attribute(cu::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE)?;
-        let bus = self.attribute(cu::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH)?;
-        Ok(DeviceProfile::from_memory_clock(clock, bus))
+    /// width): [`humming_core::kernel::DeviceProfile`]. `None` where the driver does not report
+    /// them (an error or zero): plans then take the defaults, as build-time kernels do.
+    pub fn profile(&self) -> Option<DeviceProfile> {
+        let clock = self.attribute(cu::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE).ok()?;
+        let bus = self.attribute(cu::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH).ok()?;
+        DeviceProfile::from_memory_clock(clock, bus)
     }
 
     /// L2 cache size in bytes.
