@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The device calls of a stop: the issue-6 table (bench-session.sh: humming graph + cold next to
 # cuBLAS / tinygemm, the layer API on the portable and the Hopper target) and the short
-# correctness call (device-quick.sh); `plans` A/Bs this GPU's plans against the defaults.
-# PARTS picks which run ("table quick" by default; the
-# correctness part alone needs ~7 min since gpu_runtime covers sm_90a too, so a 600 s call runs
-# one part: PARTS=quick, then PARTS=table). Each part runs under its own timeout. Run on the GPU
+# correctness call (device-quick.sh); `checkplans` runs only the GPU suites a plan-choice change
+# touches, `plans` A/Bs this GPU's plans against the defaults. PARTS picks which run ("table
+# quick" by default: 140 + 250 s on an H100, more where machines are slower; split them over two
+# 600 s calls when in doubt). Each part runs under its own timeout. Run on the GPU
 # machine after `bash scripts/gpu-bundle.sh` here. The device tool returns at most 8 files from
 # $OUT, so the logs go to a work folder and come back as one archive beside the main results.
 set -uo pipefail

@@ -1,5 +1,5 @@
 //! What the plan choice knows of the GPU a kernel will run on. The shipped defaults were tuned
-//! on an H200 (4.8 TB/s); a GPU with less DRAM bandwidth an SM moves some choices (v27: on an
+//! on an H200 (4.8 TB/s); a GPU with less DRAM bandwidth moves some choices (v27: on an
 //! H100 SXM, 3.35 TB/s, the warp-specialized 16-row wgmma tile streams the largest layers'
 //! weights faster than the mma.sync plans at M <= 16). The runtime reads it from the driver
 //! (`humming_cuda::Gpu::profile`); build-time kernels (the macro's) know no device and take the

@@ -389,7 +389,7 @@ impl KernelPlan {
     /// wgmma plan ([`KernelPlan::wgmma_for`]); smaller M and other specs and targets the
     /// mma.sync plans of [`KernelPlan::choose`].
     pub fn choose_for(spec: &crate::Spec, m: usize, n_pad: usize, k_pad: usize) -> KernelPlan {
-        Self::choose_for_shape(spec, m, n_pad, k_pad, true, None)
+        Self::choose_for_device(spec, m, n_pad, k_pad, None)
     }
 
     /// [`KernelPlan::choose_for`] for the GPU described by `device` (the runtime's layers know
