@@ -13,7 +13,8 @@ pub struct DeviceProfile {
 }
 
 /// Below this DRAM peak (GB/s) a device is "lean" for [`DeviceProfile::lean_dram`]: between the
-/// H100 SXM's 3352 and the H200's 4915, the two GPUs the plans were measured on.
+/// H100 SXM's 3352 (read from its driver, v27) and the H200's 4800 (its data sheet; not read
+/// from its driver yet), the two GPUs the plans were measured on.
 pub const LEAN_DRAM_GBS: f64 = 4000.0;
 
 impl DeviceProfile {
@@ -35,7 +36,8 @@ mod tests {
 
     #[test]
     fn hopper_peaks_from_the_driver_attributes() {
-        // H100 SXM5: 2619 MHz, 5120 bits; H200: 3201 MHz, 6144 bits.
+        // H100 SXM5: 2619 MHz, 5120 bits (its driver's figures give the 3352 GB/s printed on the
+        // device in v27); an H200-like 3201 MHz x 6144 bits.
         let h100 = DeviceProfile::from_memory_clock(2_619_000, 5120).unwrap();
         let h200 = DeviceProfile::from_memory_clock(3_201_000, 6144).unwrap();
         assert!((h100.dram_gbs - 3352.3).abs() < 1.0, "{h100:?}");
