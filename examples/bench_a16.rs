@@ -2,7 +2,7 @@
 //! split with CUDA events in two harnesses and prints one JSON object per measurement:
 //!
 //! - `graph` (steady state): a CUDA graph of `--iters` back-to-back GEMMs over rotating weight
-//!   copies totalling more than 3x the L2, replayed `--reps` times; time per GEMM = replay time /
+//!   copies totalling more than 3x the L2 (or `--copies`), replayed `--reps` times; time per GEMM = replay time /
 //!   iters, median over replays. No host launch overhead in the number.
 //! - `launch` (steady state without a graph): the same back-to-back GEMMs launched from the host
 //!   (the issue-4 harness; host launch cost can show when kernels are short).
@@ -91,6 +91,10 @@ struct Args {
     /// Label written into every record (e.g. the kernel version).
     #[arg(long, default_value = "")]
     label: String,
+    /// Rotating weight copies (default: enough for 3x the L2). `--copies 1` keeps one copy,
+    /// which stays in the L2 where it fits: the kernel's own streaming rate, not the DRAM's.
+    #[arg(long)]
+    copies: Option<usize>,
     /// `auto` takes the plans of no particular device (`KernelPlan::choose_for`) instead of
     /// this GPU's (`choose_for_device` with `Gpu::profile`, as the runtime's layers do).
     #[arg(long)]
@@ -275,7 +279,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .collect();
         let zeros: Option<Vec<u8>> = args.dynamic_zero.then(|| (0..groups * layout.n_pad).map(|_| (rng.next_u32() % 3 + 7) as u8).collect());
         let wbytes = words.len() * 4 + scales.len() + zeros.as_ref().map_or(0, |z| z.len());
-        let copies = (3 * l2).div_ceil(wbytes).clamp(2, 64);
+        let copies = args.copies.unwrap_or_else(|| (3 * l2).div_ceil(wbytes).clamp(2, 64)).max(1);
         let mut dev_w = Vec::new();
         for _ in 0..copies {
             let w = ex.upload_new(&words)?;

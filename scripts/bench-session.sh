@@ -31,7 +31,7 @@ if [ "${RUNTIME:-1}" = 1 ]; then
   done
   cat "$OUT/runtime.jsonl"
 fi
-timeout 150 python3 scripts/bench_torch.py --shapes $S,4096x4096 --m 1,2,4,8,16,32,64,128,256 > "$OUT/torch.jsonl" 2> "$OUT/torch.err"
+timeout ${TORCH_S:-220} python3 scripts/bench_torch.py --shapes $S,4096x4096 --m 1,2,4,8,16,32,64,128,256 > "$OUT/torch.jsonl" 2> "$OUT/torch.err"
 python3 scripts/bench_table.py "$OUT/humming.jsonl" "$OUT/torch.jsonl" > "$OUT/table.txt" 2>&1
 cat "$OUT/table.txt" | head -120
 if [ "${NCU:-0}" = 1 ] && command -v ncu >/dev/null; then

@@ -63,7 +63,7 @@ floor = [r for r in rows if str(r.get("impl", "")).startswith("floor_") and "us"
 if floor:
     # What moving a shape's W4 g128 weight bytes costs at least (scripts/bench_torch.py `floor`),
     # beside humming at M = 1 in the same harness.
-    print("\nfloors (W4 g128 weight + scale bytes of the shape; read = read-only kernel, copy = D2D copy of half, launch = one tiny kernel):")
+    print("\nfloors (W4 g128 weight + scale bytes of the shape; read = streaming read-only kernel (Triton), copy = D2D copy of half, launch = one tiny kernel):")
     print(f"{'harness':<6} {'N':>6} {'K':>6} {'read us':>8} {'%copy':>6} {'copy us':>8} {'%copy':>6} {'launch us':>9} {'hum M=1':>8} {'%copy':>6}")
     fl = {(r["impl"], r["harness"], r["n"], r["k"]): r for r in floor}
     for h, n, k in sorted({(r["harness"], r["n"], r["k"]) for r in floor}):

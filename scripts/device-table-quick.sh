@@ -2,7 +2,11 @@
 # The device calls of a stop: the issue-6 table (bench-session.sh: humming graph + cold next to
 # cuBLAS / tinygemm, the layer API on the portable and the Hopper target) and the short
 # correctness call (device-quick.sh); `checkplans` runs only the GPU suites a plan-choice change
-# touches, `plans` A/Bs this GPU's plans against the defaults. PARTS picks which run ("table
+# touches, `plans` A/Bs this GPU's plans against the defaults, `lean` the
+# lean-DRAM tile against the defaults, `l2` both from the L2 (one weight copy),
+# `big` plans x splits at M = 128 / 256 on the two large layers, `overhead` a GEMM's
+# fixed cost at M = 1 (a K sweep beside the streaming-read floor), `small` the M <= 8 plans'
+# neighbours. PARTS picks which run ("table
 # quick" by default: 140 + 250 s on an H100, more where machines are slower; split them over two
 # 600 s calls when in doubt). Each part runs under its own timeout. Run on the GPU
 # machine after `bash scripts/gpu-bundle.sh` here. The device tool returns at most 8 files from
@@ -17,7 +21,7 @@ for part in $PARTS; do
   case $part in
     table)
       OUT=$W/bench ARCH=${ARCH:-sm_90a} NOPDL=${NOPDL:-0} FORMATS=${FORMATS:-0} RUNTIME_ARCHS=${RUNTIME_ARCHS:-"sm_90 sm_90a"} \
-        RUNTIME_M=${RUNTIME_M:-1,16,32,64,128,256} timeout ${TABLE_S:-330} bash scripts/bench-session.sh > "$W/bench/session.txt" 2>&1
+        RUNTIME_M=${RUNTIME_M:-1,16,32,64,128,256} timeout ${TABLE_S:-420} bash scripts/bench-session.sh > "$W/bench/session.txt" 2>&1
       echo "table: exit $? in $(( $(date +%s) - t0 )) s"
       cp "$W/bench/table.txt" "$W/bench/humming.jsonl" "$W/bench/torch.jsonl" "$W/bench/runtime.jsonl" "$OUT/" 2>/dev/null ;;
     quick)
@@ -29,21 +33,90 @@ for part in $PARTS; do
       # The GPU suites that a plan-choice change touches (the sm_90a plans incl. this GPU's, the
       # layer API), without device-quick.sh's sanitizers and examples.
       for t in gpu_sm90a_plans gpu_runtime; do
-        HUMMING_REQUIRE_GPU=1 HUMMING_PTX_CACHE=/tmp/humming-ptx-cache timeout 200 gpu-bundle/bin/$t --test-threads=1 --nocapture > "$W/quick/$t.log" 2>&1
+        HUMMING_REQUIRE_GPU=1 HUMMING_PTX_CACHE=/tmp/humming-ptx-cache timeout 320 gpu-bundle/bin/$t --test-threads=1 --nocapture > "$W/quick/$t.log" 2>&1
         echo "$t: exit $?"; grep -hE "test result|checked|worst|failed|FAILED|panicked|default launches" "$W/quick/$t.log" | head -n 12
+      done
+      # The lean GPUs' four-stage ring of M <= 8 (v28) under the sanitizers, its ring wrapped.
+      for tool in memcheck synccheck racecheck; do
+        HUMMING_SANITIZE_K=5120 timeout 120 compute-sanitizer --tool $tool --error-exitcode 9 gpu-bundle/bin/example_sanitize_a16 "four-stage" > "$W/quick/$tool-ring.log" 2>&1
+        echo "$tool (four-stage ring): exit $?"; grep -hE "ok \(|FAILED|ERROR SUMMARY|RACECHECK SUMMARY" "$W/quick/$tool-ring.log" | head -n 3
       done
       echo "checkplans: in $(( $(date +%s) - t0 )) s" ;;
     plans)
       # This GPU's plans (Gpu::profile) against the defaults (--default-plans) at M <= 32 on the
       # issue shapes, alternated three times in one process each (A/B, graph harness).
       # ab_summary.py's labels: bench_a16 (new: this GPU's plans), bench_a16_old (the defaults).
+      # PLANS_SHAPES / PLANS_M pick the cells; PLANS_FORMATS adds other specs (bench_a16 flags,
+      # separated by ';') on the first two shapes at M = 1 and 8.
+      PS=${PLANS_SHAPES:-8192x8192,8192x28672,28672x8192}
       for r in 1 2 3; do for d in "" "--default-plans"; do
-        timeout 60 gpu-bundle/bin/example_bench_a16 --arch ${ARCH:-sm_90a} --no-copy $d --label "bench_a16${d:+_old}" --shapes 8192x8192,8192x28672,28672x8192 \
-          --m 1,2,4,8,12,16,32 --harness graph >> "$W/bench/plans.jsonl" 2>> "$W/bench/plans.err"
+        timeout 90 gpu-bundle/bin/example_bench_a16 --arch ${ARCH:-sm_90a} --no-copy $d --label "bench_a16${d:+_old}" --shapes $PS \
+          --m ${PLANS_M:-1,2,4,8,12,16,32} --harness graph >> "$W/bench/plans.jsonl" 2>> "$W/bench/plans.err"
+        IFS=';' read -ra fmts <<< "${PLANS_FORMATS:-}"
+        for f in "${fmts[@]}"; do
+          timeout 60 gpu-bundle/bin/example_bench_a16 --arch ${ARCH:-sm_90a} --no-copy $d $f --label "bench_a16${d:+_old}" --shapes $(echo $PS | cut -d, -f1-2) \
+            --m 1,8 --harness graph >> "$W/bench/plans.jsonl" 2>> "$W/bench/plans.err"
+        done
       done; done
       python3 scripts/ab_summary.py "$W/bench/plans.jsonl" > "$W/bench/plans.txt" 2>&1 || true
       echo "plans: in $(( $(date +%s) - t0 )) s"; cat "$W/bench/plans.txt"
       cp "$W/bench/plans.jsonl" "$W/bench/plans.txt" "$OUT/" ;;
+    lean)
+      # The warp-specialized 16-row wgmma tile (the lean-DRAM plan) against the default plans at
+      # M <= 16, on whatever GPU this is: labels bench_a16 (the tile, its auto split) and
+      # bench_a16_old (--default-plans), alternated three times (graph harness).
+      for r in 1 2 3; do
+        timeout 60 gpu-bundle/bin/example_bench_a16 --arch ${ARCH:-sm_90a} --no-copy --default-plans --label bench_a16_old \
+          --shapes ${LEAN_SHAPES:-8192x8192,8192x28672,28672x8192,4096x14336,14336x4096} --m 1,4,8,16 --harness graph >> "$W/bench/lean.jsonl" 2>> "$W/bench/lean.err"
+        timeout 60 gpu-bundle/bin/example_bench_a16 --arch ${ARCH:-sm_90a} --no-copy --label bench_a16 --plans m1x16_n4x64_k1w_bk128_s4_ws --splits auto \
+          --shapes ${LEAN_SHAPES:-8192x8192,8192x28672,28672x8192,4096x14336,14336x4096} --m 1,4,8,16 --harness graph >> "$W/bench/lean.jsonl" 2>> "$W/bench/lean.err"
+      done
+      python3 scripts/ab_summary.py "$W/bench/lean.jsonl" > "$W/bench/lean.txt" 2>&1 || true
+      echo "lean: in $(( $(date +%s) - t0 )) s"; cat "$W/bench/lean.txt"; tail -n 5 "$W/bench/lean.err"
+      cp "$W/bench/lean.jsonl" "$W/bench/lean.txt" "$OUT/" ;;
+    l2)
+      # The same A/B with one weight copy (--copies 1) on layers that fit the L2: each plan's own
+      # streaming rate, above the DRAM's (does the 16-row tile have a ceiling of its own?).
+      for r in 1 2; do for c in 1 ""; do
+        timeout 60 gpu-bundle/bin/example_bench_a16 --arch ${ARCH:-sm_90a} --no-copy --default-plans --label "bench_a16_old${c:+_l2}" ${c:+--copies $c} \
+          --shapes ${L2_SHAPES:-8192x4096,4096x8192,28672x2048,8192x2048} --m 1,8,16 --harness graph >> "$W/bench/l2.jsonl" 2>> "$W/bench/l2.err"
+        timeout 60 gpu-bundle/bin/example_bench_a16 --arch ${ARCH:-sm_90a} --no-copy --label "bench_a16${c:+_l2}" ${c:+--copies $c} --plans m1x16_n4x64_k1w_bk128_s4_ws,m1x16_n2x64_k1w_bk128_s4_ws \
+          --splits auto,1,2,4,8 --shapes ${L2_SHAPES:-8192x4096,4096x8192,28672x2048,8192x2048} --m 1,8,16 --harness graph >> "$W/bench/l2.jsonl" 2>> "$W/bench/l2.err"
+      done; done
+      python3 scripts/l2_summary.py "$W/bench/l2.jsonl" > "$W/bench/l2.txt" 2>&1 || true
+      echo "l2: in $(( $(date +%s) - t0 )) s"; cat "$W/bench/l2.txt"; tail -n 5 "$W/bench/l2.err"
+      cp "$W/bench/l2.jsonl" "$W/bench/l2.txt" "$OUT/" ;;
+    big)
+      # Plans x splits at M = 128 / 256 on the two large layers (label `splits`: ab_summary.py's
+      # sweep section prints every split of every plan).
+      timeout 240 gpu-bundle/bin/example_bench_a16 --arch ${ARCH:-sm_90a} --no-copy --label splits --shapes 28672x8192,8192x28672 --m 128,256 --harness graph --splits auto,1,2 \
+        --plans auto,m8x16_n2x64_k1w_bk128_s4_ws,m8x16_n2x64_k1w_bk128_s5_ws,m8x16_n2x64_k1w_bk64_s6_ws,m16x16_n2x64_k1w_bk64_s5_ws,m8x16_n4x64_k1w_bk128_s4_wg,m8x16_n4x64_k1w_bk64_s4_wg \
+        >> "$W/bench/big.jsonl" 2>> "$W/bench/big.err"
+      python3 scripts/ab_summary.py "$W/bench/big.jsonl" > "$W/bench/big.txt" 2>&1 || true
+      echo "big: in $(( $(date +%s) - t0 )) s"; cat "$W/bench/big.txt"; tail -n 5 "$W/bench/big.err"
+      cp "$W/bench/big.jsonl" "$W/bench/big.txt" "$OUT/" ;;
+    overhead)
+      # The fixed cost of a GEMM at M = 1: the default plans over a K sweep (splits auto / 1 / 2 /
+      # 4; with and without programmatic dependent launch) beside the Triton streaming-read floor
+      # of the same bytes (bench_torch.py `floor`), graph harness.
+      OS=${OVERHEAD_SHAPES:-8192x512,8192x1024,8192x2048,8192x4096,8192x8192,4096x1024,4096x4096,28672x1024}
+      timeout 120 gpu-bundle/bin/example_bench_a16 --arch ${ARCH:-sm_90a} --no-copy --label splits --shapes $OS --m 1,16 --harness graph --splits auto,1,2,4 >> "$W/bench/overhead.jsonl" 2>> "$W/bench/overhead.err"
+      timeout 120 gpu-bundle/bin/example_bench_a16 --arch ${ARCH:-sm_90a} --no-copy --no-pdl --label no-pdl --shapes $OS --m 1,16 --harness graph >> "$W/bench/overhead.jsonl" 2>> "$W/bench/overhead.err"
+      timeout 150 python3 scripts/bench_torch.py --no-copy --impls floor --harness graph --shapes $OS >> "$W/bench/overhead.jsonl" 2>> "$W/bench/overhead.err"
+      python3 scripts/overhead_summary.py "$W/bench/overhead.jsonl" > "$W/bench/overhead.txt" 2>&1 || true
+      echo "overhead: in $(( $(date +%s) - t0 )) s"; cat "$W/bench/overhead.txt"; tail -n 5 "$W/bench/overhead.err"
+      cp "$W/bench/overhead.jsonl" "$W/bench/overhead.txt" "$OUT/" ;;
+    small)
+      # The M <= 8 mma.sync plans' neighbours (stages, k warps, stage depth) x splits on this GPU,
+      # twice (sweep_best.py: the best of each cell against the default, the first record).
+      for r in 1 2; do
+        timeout 150 gpu-bundle/bin/example_bench_a16 --arch ${ARCH:-sm_90a} --no-copy --label small --shapes ${SMALL_SHAPES:-8192x8192,4096x4096,4096x14336,6144x4096,14336x4096} --m 1,8 --harness graph --splits auto,1,2,4 \
+          --plans auto,m1x8_n1x64_k8w_bk512_s4,m1x8_n1x64_k4w_bk256_s4,m1x8_n1x64_k4w_bk256_s6,m1x8_n2x64_k4w_bk256_s4,m1x8_n1x64_k8w_bk256_s6,m1x8_n1x64_k4w_bk512_s4,m1x8_n2x64_k2w_bk256_s6 \
+          > "$W/bench/small-$r.jsonl" 2>> "$W/bench/small.err"
+        python3 scripts/sweep_best.py "$W/bench/small-$r.jsonl" > "$W/bench/small-$r.txt" 2>&1 || true
+      done
+      echo "small: in $(( $(date +%s) - t0 )) s"; cat "$W/bench/small-1.txt" "$W/bench/small-2.txt"; tail -n 5 "$W/bench/small.err"
+      cat "$W/bench/small-1.jsonl" "$W/bench/small-2.jsonl" > "$OUT/small.jsonl"; cat "$W/bench/small-1.txt" "$W/bench/small-2.txt" > "$OUT/small.txt" ;;
     *) echo "unknown part $part"; exit 2 ;;
   esac
 done
