@@ -3,7 +3,7 @@
 
 use humming_core::kernel::bundle::{GENERATOR_VERSION, select};
 use humming_core::kernel::cache::{file_for, fnv1a, load_or_build};
-use humming_core::kernel::check::check_bundle;
+use humming_core::kernel::check::{check_bundle, check_gemm};
 use humming_core::kernel::coverage::A16_ARCHS;
 use humming_core::kernel::{GemmBundle, KernelError, KernelPlan};
 use humming_core::ir::emu::Emulator;
@@ -232,10 +232,45 @@ fn lean_dram_device_plans() {
         assert_eq!(b[0].1.to_string(), "m1x16_n4x64_k1w_bk128_s4_ws");
         assert_eq!(KernelPlan::buckets_for_device(&s, n, k, Some(&h200)), KernelPlan::buckets_for_spec(&s, n, k));
     }
-    for (n, k) in [(8192, 8192), (4096, 14336), (14336, 4096), (4096, 4096)] {
-        for m in [1, 8, 16] {
-            assert_eq!(KernelPlan::choose_for_device(&s, m, n, k, Some(&h100)), KernelPlan::choose_for(&s, m, n, k), "M {m} {n} x {k}");
+    // Smaller layers: M <= 8 takes a ring of four 512-deep stages (two CTAs an SM from four
+    // stages a CTA: 6144 x 4096 splits in two), M = 16 the defaults.
+    for (n, k, split) in [(8192, 8192, 2), (4096, 14336, 4), (14336, 4096, 1), (4096, 4096, 2), (6144, 4096, 2)] {
+        for m in [1, 8] {
+            let p = KernelPlan::choose_for_device(&s, m, n, k, Some(&h100));
+            assert_eq!(p.to_string(), "m1x8_n1x64_k8w_bk512_s4", "M {m} {n} x {k}");
+            assert_eq!(p.split_k_for(m, n, k, 132), split, "M {m} {n} x {k}");
+            assert_eq!(KernelPlan::choose_for(&s, m, n, k).to_string(), "m1x8_n1x64_k8w_bk512_s3", "M {m} {n} x {k}");
+            assert_eq!(KernelPlan::choose_for_device(&s, m, n, k, Some(&h200)), KernelPlan::choose_for(&s, m, n, k));
         }
+        assert_eq!(KernelPlan::choose_for_device(&s, 16, n, k, Some(&h100)), KernelPlan::choose_for(&s, 16, n, k), "M 16 {n} x {k}");
+    }
+    // The defaults' splits are unchanged (6144 x 4096: one CTA an SM below six stages a CTA).
+    assert_eq!(KernelPlan::choose_for(&s, 1, 6144, 4096).split_k_for(1, 6144, 4096, 132), 1);
+    // Wide layers (their plans already have four 256-deep stages), other widths, dynamic zero
+    // points (four stages leave room for one CTA an SM only), float codes (MXFP4: +1% on 8192^2)
+    // and other targets keep their plans.
+    let zp = {
+        let mut p = SpecParts::new(WeightFormat::parse("u4").unwrap(), ActFormat::F16);
+        (p.arch, p.zero_point) = (Arch::Sm90a, ZeroPoint::Dynamic);
+        Spec::new(p).unwrap()
+    };
+    let mxfp4 = {
+        let mut p = SpecParts::new(WeightFormat::parse("e2m1").unwrap(), ActFormat::Bf16);
+        (p.arch, p.scale, p.group) = (Arch::Sm90a, ScaleFormat::Ue8m0, ScaleGroup::Group(32));
+        Spec::new(p).unwrap()
+    };
+    for (s, n, k) in [(&s, 16384, 4096), (&spec("u8", ActFormat::F16, Arch::Sm90a), 8192, 8192), (&zp, 8192, 8192), (&mxfp4, 8192, 8192), (&spec("u4", ActFormat::F16, Arch::Sm80), 8192, 8192)] {
+        assert_eq!(KernelPlan::choose_for_device(s, 1, n, k, Some(&h100)), KernelPlan::choose_for(s, 1, n, k), "{s} {n} x {k}");
+    }
+    assert_eq!(KernelPlan::choose_for_device(&spec("u4", ActFormat::F16, Arch::Sm90), 1, 8192, 8192, Some(&h100)).to_string(), "m1x8_n1x64_k8w_bk512_s4");
+    // The bucket of M <= 8 of a smaller layer's runtime plans.
+    let b = KernelPlan::buckets_for_device(&s, 8192, 8192, Some(&h100));
+    assert_eq!((b[0].0, b[0].1.to_string()), (8, "m1x8_n1x64_k8w_bk512_s4".to_string()), "{b:?}");
+    // The four-stage ring on the emulator against the f64 reference: five 512-deep stages (the
+    // ring wraps), a ragged N, unsplit and split in two and three.
+    let ring = KernelPlan::choose_for_device(&s, 5, 8192, 8192, Some(&h100));
+    for split in [1, 2, 3] {
+        check_gemm(&mut Emulator::new(), &s, &ring, (5, 200, 2560), split, 60 + split as u64).unwrap_or_else(|e| panic!("{ring} split {split}: {e}"));
     }
     for other in [spec("u4", ActFormat::F16, Arch::Sm90), spec("u4", ActFormat::F16, Arch::Sm80)] {
         assert_eq!(KernelPlan::choose_for_device(&other, 8, 28672, 8192, Some(&h100)), KernelPlan::choose_for(&other, 8, 28672, 8192));

@@ -401,16 +401,41 @@ impl KernelPlan {
     /// [`KernelPlan::choose_for_device`] with [`KernelPlan::choose_shape`]'s `known`.
     fn choose_for_shape(spec: &crate::Spec, m: usize, n_pad: usize, k_pad: usize, known: bool, device: Option<&DeviceProfile>) -> KernelPlan {
         let (arch, bits) = (spec.arch(), spec.weight().bits());
+        let lean = device.is_some_and(DeviceProfile::lean_dram);
         if crate::kernel::wgmma_supported(spec) {
             // Groups spanning a 128-deep stage: the tiles of up to 32 rows scale f32 sums.
             let sums = spec.group().spans(128);
-            let lean = device.is_some_and(DeviceProfile::lean_dram);
             if let Some(plan) = Self::wgmma_for(m, n_pad, k_pad, arch, bits, sums, lean) {
                 return plan;
             }
         }
         let float_w = !matches!(spec.weight(), crate::WeightFormat::UInt(_));
-        KernelPlan::choose_shape(m, n_pad, k_pad, arch, bits, known, float_w)
+        let plan = KernelPlan::choose_shape(m, n_pad, k_pad, arch, bits, known, float_w);
+        if lean && !float_w { plan.lean_ring(arch, bits, crate::kernel::qbytes(spec)) } else { plan }
+    }
+
+    /// On a GPU with less DRAM bandwidth than the H200 ([`DeviceProfile::lean_dram`]), the M <= 8
+    /// plans' 512-deep stages take a ring of four instead of three where two CTAs still fit an
+    /// SM (4-bit weights on Hopper; [`KernelPlan::split_k_for`] then splits for two CTAs an SM
+    /// down to four stages a CTA). v28 (H100 SXM, graph harness, two sweeps in one call, the
+    /// defaults' neighbours x splits 1/2/4): M = 1 / 8 on 4096^2 5.36 / 5.68 -> 4.82 / 4.98 us,
+    /// 8192^2 13.74 / 14.21 -> 13.02 / 13.48, 4096 x 14336 12.07 / 12.50 -> 11.71 / 12.23,
+    /// 14336 x 4096 11.22 / 11.63 -> 10.96 / 11.29, 6144 x 4096 6.83 / 6.97 -> 6.77 / 6.86 (split
+    /// 2; 7.09 / 7.23 at split 1); the v28 A/B of the plans (three alternations): u4 f16 -0.5% to
+    /// -13% on nine layers at M = 1..8, u4 bf16 -5% to -7%, MXFP4 -2% on 4096^2 but +1% on
+    /// 8192^2 (float codes keep their plan). On the H200 the three-stage ring was the faster
+    /// one (v40: 8192^2 M = 1 10.74 against 11.41 us), so the defaults keep it. Other widths and
+    /// targets (other shared-memory sizes) were not measured: they keep their plan.
+    fn lean_ring(self, arch: Arch, bits: u8, qbytes: u32) -> KernelPlan {
+        let one_tile = self.swap && self.m_tiles == 1 && !self.wgmma && !self.ws && !self.halves;
+        if !(one_tile && self.bk == 512 && self.stages == 3 && bits == 4 && matches!(arch, Arch::Sm90 | Arch::Sm90a)) {
+            return self;
+        }
+        let four = KernelPlan { stages: 4, ..self };
+        // Two CTAs an SM: 228 KB of shared memory, 1 KB of it reserved a CTA.
+        // (u4 with 16-bit scales: 112 KB a CTA; with zero points too, 120 KB, which does not.)
+        let two_fit = 2 * (four.smem_bytes_q(bits, qbytes) + 1024) <= 228 * 1024;
+        if four.validate(arch, bits).is_ok() && two_fit { four } else { self }
     }
 
     /// The wgmma plan for M tokens on `n_pad x k_pad` weights, or `None` where the mma.sync
@@ -652,8 +677,11 @@ impl KernelPlan {
         // where each still has 6+ stages (v23 sweep over nine layer shapes: 4096^2 split 2 5.24
         // us against 5.53 at split 4, 6144 x 4096 split 1 6.30 against 6.67 at 2; 8192^2 and 4096
         // x 14336 keep 2 and 4).
+        // The four-stage ring of 512-deep stages (`lean_ring`, v28): two CTAs an SM from four
+        // stages a CTA (6144 x 4096 at M = 1: split 2 6.77 us, split 1 7.09).
+        let two_from = if self.swap && self.m_tiles == 1 && self.bk == 512 && self.stages >= 4 { 4 } else { 6 };
         let room = |s: u32| {
-            if one_wave || (self.swap && self.m_tiles == 1 && stages < 6 * s) {
+            if one_wave || (self.swap && self.m_tiles == 1 && stages < two_from * s) {
                 sms
             } else if self.swap && self.m_tiles == 2 {
                 // ~170 registers a thread: 12 warps of a 64K-register SM (v6 sweep: the best
