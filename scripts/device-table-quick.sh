@@ -29,6 +29,11 @@ for part in $PARTS; do
       echo "device-quick: exit $? in $(( $(date +%s) - t0 )) s"
       tail -n 60 "$W/quick/summary.txt"
       cp "$W/quick/summary.txt" "$OUT/device-quick-summary.txt" ;;
+    checklean)
+      # The sm_90a default plans of both profiles (incl. the lean GPU's mma.sync plans), without the sweep.
+      HUMMING_REQUIRE_GPU=1 timeout 200 gpu-bundle/bin/gpu_sm90a_plans --test-threads=1 --nocapture --exact gpu_sm90a_default_plans > "$W/quick/gpu_sm90a_default_plans.log" 2>&1
+      echo "gpu_sm90a_default_plans: exit $?"; grep -hE "test result|default launches|FAILED|panicked|\(default\)" "$W/quick/gpu_sm90a_default_plans.log" | head -n 12
+      echo "checklean: in $(( $(date +%s) - t0 )) s" ;;
     checkplans)
       # The GPU suites that a plan-choice change touches (the sm_90a plans incl. this GPU's, the
       # layer API), without device-quick.sh's sanitizers and examples.
@@ -110,8 +115,9 @@ for part in $PARTS; do
       # The M <= 8 mma.sync plans' neighbours (stages, k warps, stage depth) x splits on this GPU,
       # twice (sweep_best.py: the best of each cell against the default, the first record).
       for r in 1 2; do
-        timeout 150 gpu-bundle/bin/example_bench_a16 --arch ${ARCH:-sm_90a} --no-copy --label small --shapes ${SMALL_SHAPES:-8192x8192,4096x4096,4096x14336,6144x4096,14336x4096} --m 1,8 --harness graph --splits auto,1,2,4 \
-          --plans auto,m1x8_n1x64_k8w_bk512_s4,m1x8_n1x64_k4w_bk256_s4,m1x8_n1x64_k4w_bk256_s6,m1x8_n2x64_k4w_bk256_s4,m1x8_n1x64_k8w_bk256_s6,m1x8_n1x64_k4w_bk512_s4,m1x8_n2x64_k2w_bk256_s6 \
+        # SMALL_M / SMALL_PLANS: other M and plans (e.g. M = 12,16 and the two-tile plans).
+        timeout 150 gpu-bundle/bin/example_bench_a16 --arch ${ARCH:-sm_90a} --no-copy --label small --shapes ${SMALL_SHAPES:-8192x8192,4096x4096,4096x14336,6144x4096,14336x4096} --m ${SMALL_M:-1,8} --harness graph --splits auto,1,2,4 \
+          --plans auto,${SMALL_PLANS:-m1x8_n1x64_k8w_bk512_s4,m1x8_n1x64_k4w_bk256_s4,m1x8_n1x64_k4w_bk256_s6,m1x8_n2x64_k4w_bk256_s4,m1x8_n1x64_k8w_bk256_s6,m1x8_n1x64_k4w_bk512_s4,m1x8_n2x64_k2w_bk256_s6} \
           > "$W/bench/small-$r.jsonl" 2>> "$W/bench/small.err"
         python3 scripts/sweep_best.py "$W/bench/small-$r.jsonl" > "$W/bench/small-$r.txt" 2>&1 || true
       done

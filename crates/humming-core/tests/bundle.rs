@@ -242,7 +242,22 @@ fn lean_dram_device_plans() {
             assert_eq!(KernelPlan::choose_for(&s, m, n, k).to_string(), "m1x8_n1x64_k8w_bk512_s3", "M {m} {n} x {k}");
             assert_eq!(KernelPlan::choose_for_device(&s, m, n, k, Some(&h200)), KernelPlan::choose_for(&s, m, n, k));
         }
-        assert_eq!(KernelPlan::choose_for_device(&s, 16, n, k, Some(&h100)), KernelPlan::choose_for(&s, 16, n, k), "M 16 {n} x {k}");
+    }
+    // M 9..16: half-width warps up to 96 n64 blocks where K <= 8192 (6144 x 4096 takes them, 4096
+    // x 14336 leaves them); 4096^2, 8192^2 and 14336 x 4096 keep their plans.
+    for m in [9, 12, 16] {
+        for (n, k, lean, default, split) in [(6144, 4096, "m2x8_n2x32_k4w_bk512_s4", "m2x8_n2x64_k4w_bk512_s3", 1), (4096, 14336, "m2x8_n2x64_k4w_bk512_s3", "m2x8_n2x32_k4w_bk512_s4", 4)] {
+            let p = KernelPlan::choose_for_device(&s, m, n, k, Some(&h100));
+            assert_eq!((p.to_string(), p.split_k_for(m, n, k, 132)), (lean.to_string(), split), "M {m} {n} x {k}");
+            assert_eq!(KernelPlan::choose_for(&s, m, n, k).to_string(), default, "M {m} {n} x {k}");
+            assert_eq!(KernelPlan::choose_for_device(&s, m, n, k, Some(&h200)), KernelPlan::choose_for(&s, m, n, k));
+        }
+        for (n, k) in [(4096, 4096), (8192, 8192), (14336, 4096)] {
+            assert_eq!(KernelPlan::choose_for_device(&s, m, n, k, Some(&h100)), KernelPlan::choose_for(&s, m, n, k), "M {m} {n} x {k}");
+        }
+        for other in [&spec("u4", ActFormat::F16, Arch::Sm80), &spec("u8", ActFormat::F16, Arch::Sm90a)] {
+            assert_eq!(KernelPlan::choose_for_device(other, m, 6144, 4096, Some(&h100)), KernelPlan::choose_for(other, m, 6144, 4096), "{other}");
+        }
     }
     // The defaults' splits are unchanged (6144 x 4096: one CTA an SM below six stages a CTA).
     assert_eq!(KernelPlan::choose_for(&s, 1, 6144, 4096).split_k_for(1, 6144, 4096, 132), 1);

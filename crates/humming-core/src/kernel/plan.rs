@@ -310,14 +310,16 @@ impl KernelPlan {
     /// Falls back to fewer stages, then smaller tiles, until the plan fits the target's shared
     /// memory.
     pub fn choose(m: usize, n_pad: usize, k_pad: usize, arch: Arch, bits: u8) -> KernelPlan {
-        Self::choose_shape(m, n_pad, k_pad, arch, bits, true, false)
+        Self::choose_shape(m, n_pad, k_pad, arch, bits, true, false, false)
     }
 
     /// [`KernelPlan::choose`]; `known`: whether `n_pad x k_pad` is the weights' shape, or
     /// [`DEFAULT_DIM`] standing in for an unknown one (then no narrow-layer plan: see
     /// [`KernelPlan::buckets`]); `float_w`: float weight codes (their dequantization costs more:
-    /// the four-tile plan at M 17..32 pays for them only up to K = 4096, v57).
-    fn choose_shape(m: usize, n_pad: usize, k_pad: usize, arch: Arch, bits: u8, known: bool, float_w: bool) -> KernelPlan {
+    /// the four-tile plan at M 17..32 pays for them only up to K = 4096, v57); `lean`: the GPU has
+    /// less DRAM bandwidth than the H200 (see the half-width rule below).
+    #[allow(clippy::too_many_arguments)]
+    fn choose_shape(m: usize, n_pad: usize, k_pad: usize, arch: Arch, bits: u8, known: bool, float_w: bool, lean: bool) -> KernelPlan {
         let n_blocks = (n_pad / 64).max(1) as u32;
         let wide = n_blocks >= 256;
         let deep = k_pad >= 16384;
@@ -340,8 +342,17 @@ impl KernelPlan {
         // is dequantized once for all of them.
         let tall = !swap && (65..=128).contains(&m) && deep && !wide && cp_async;
         // Half-width warps also pay at M 9..16 on narrow layers (v17/v18 sweeps), where the
-        // 64-column tile gives the grid more CTAs.
-        let halves = (two_tiles && known && n_blocks <= 64 || tall) && bits % 2 == 0;
+        // 64-column tile gives the grid more CTAs. On a GPU with less DRAM bandwidth (4-bit
+        // integer codes on Hopper; v28, H100 SXM, graph harness, two sweeps in one call) up to
+        // 96 n64 blocks where K <= 8192, and not on deeper layers: M = 12 / 16 on 6144 x 4096
+        // 8.16 / 8.33 -> 7.63 / 7.78 us with half-width warps, on 4096 x 14336 13.94 / 14.35 ->
+        // 13.14 / 13.21 without (4096^2 and 14336 x 4096 keep their plans: the best in the sweep).
+        let narrow = if lean && bits == 4 && !float_w && matches!(arch, Arch::Sm90 | Arch::Sm90a) {
+            n_blocks <= 96 && k_pad <= 8192
+        } else {
+            n_blocks <= 64
+        };
+        let halves = (two_tiles && known && narrow || tall) && bits % 2 == 0;
         let m_tiles = match (swap, tall && halves) {
             (true, _) => m.div_ceil(8).clamp(1, 2) as u32,
             (false, true) => 8,
@@ -410,7 +421,7 @@ impl KernelPlan {
             }
         }
         let float_w = !matches!(spec.weight(), crate::WeightFormat::UInt(_));
-        let plan = KernelPlan::choose_shape(m, n_pad, k_pad, arch, bits, known, float_w);
+        let plan = KernelPlan::choose_shape(m, n_pad, k_pad, arch, bits, known, float_w, lean);
         if lean && !float_w { plan.lean_ring(arch, bits, crate::kernel::qbytes(spec)) } else { plan }
     }
 
@@ -604,7 +615,7 @@ impl KernelPlan {
     /// half-width plan is 2-8% faster up to N = 4096 but 4-14% slower on larger layers (v16-v18),
     /// which take most of a model's time.
     pub fn buckets(arch: Arch, bits: u8) -> Vec<(u32, KernelPlan)> {
-        Self::bucket_plans(|m| KernelPlan::choose_shape(m, DEFAULT_DIM, DEFAULT_DIM, arch, bits, false, false))
+        Self::bucket_plans(|m| KernelPlan::choose_shape(m, DEFAULT_DIM, DEFAULT_DIM, arch, bits, false, false, false))
     }
 
     /// The M buckets for weights of padded shape `n_pad x k_pad` (the runtime's layers, which
