@@ -1,7 +1,8 @@
 //! What the plan choice knows of the GPU a kernel will run on. The shipped defaults were tuned
-//! on an H200 (4.8 TB/s); a GPU with less DRAM bandwidth moves some choices (v27: on an
-//! H100 SXM, 3.35 TB/s, the warp-specialized 16-row wgmma tile streams the largest layers'
-//! weights faster than the mma.sync plans at M <= 16). The runtime reads it from the driver
+//! on an H200 (4.8 TB/s); a GPU with less DRAM bandwidth moves some choices (on an H100 SXM,
+//! 3.35 TB/s: v27, the warp-specialized 16-row wgmma tile streams the largest layers' weights
+//! faster than the mma.sync plans at M <= 16; v28, smaller layers take a deeper ring at M <= 8
+//! and another half-width rule at M 9..16). The runtime reads it from the driver
 //! (`humming_cuda::Gpu::profile`); build-time kernels (the macro's) know no device and take the
 //! defaults.
 
