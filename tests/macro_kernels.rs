@@ -13,8 +13,8 @@
 //! the feature off the kernels are not even generated (no compile time spent on them).
 
 use humming::core::ir::emu::Emulator;
-use humming::core::kernel::check::check_bundle;
-use humming::core::kernel::{GemmBundle, KernelPlan};
+use humming::core::kernel::check::{check_bundle, check_kernels};
+use humming::core::kernel::{DeviceProfile, GemmBundle, KernelPlan};
 use humming::core::{ActFormat, Arch, FloatFormat, OutFormat, ScaleFormat, ScaleGroup, Spec, SpecParts, WeightFormat, ZeroPoint};
 use humming::cuda::{DeviceBuf, GpuWeights, RuntimeError, Stream};
 use humming::half::{bf16, f16};
@@ -28,6 +28,11 @@ const K: usize = 384;
 /// W4A16, the common case: uint4 with the implicit zero point, f16 scales per 128.
 #[humming_gemm(weight = u4, act = f16, group = 128)]
 pub fn w4_f16_g128() {}
+
+/// W4A16 for Hopper's portable target: its bundle also carries the plan of GPUs with less DRAM
+/// bandwidth (`GemmBundle::lean`: the four-stage ring of M <= 8).
+#[humming_gemm(weight = u4, act = f16, group = 128, arch = sm_90)]
+pub fn w4_f16_g128_sm90() {}
 
 /// GPTQ/AWQ-style asymmetric 3-bit: a per-group zero point, and a global scale.
 #[humming_gemm(weight = u3, act = bf16, zero_point = dynamic, group = 64, global_scale = true)]
@@ -73,6 +78,16 @@ fn check_all(name: &str, bundles: &[GemmBundle], seed: u64) {
             assert!(report.max_tol_frac <= 1.0, "{name}: {report:?}");
         }
         assert!(ran.iter().all(|&r| r), "{name} ({}): every variant runs, ran {ran:?}", b.spec.id());
+        // The lean GPUs' replacements: the launch's pick on such a GPU, at the top M of their
+        // bucket (or one past the last finite bucket).
+        for (i, l) in b.lean.iter().enumerate() {
+            let m = if l.max_m == u32::MAX { ms[ms.len() - 1] } else { l.max_m as usize };
+            assert!(std::ptr::eq(b.variant_for_device(m, Some(&DeviceProfile::H100_SXM)), l), "{name}: the lean variant for M={m}");
+            let kernels = b.kernels(l).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let report = check_kernels(&mut emu, &kernels, (m, N, K), 1 + (i % 2) as u32, seed + 100 + m as u64)
+                .unwrap_or_else(|e| panic!("{name} ({}) lean {} at M={m}: {e}", b.spec.id(), l.plan));
+            assert_eq!(report.kernel, l.main.name);
+        }
     }
 }
 
@@ -84,7 +99,7 @@ fn assert_is_generator_output(bundles: &[GemmBundle], parts: SpecParts, arches: 
         let spec = Spec::new(SpecParts { arch, ..parts }).expect("a valid spec");
         let built = match plan {
             Some(p) => GemmBundle::build(&spec, &[(u32::MAX, p)]),
-            None => GemmBundle::build(&spec, &KernelPlan::buckets(arch, spec.weight().bits())),
+            None => GemmBundle::build_default(&spec),
         }
         .expect("the generator builds it");
         assert_eq!(*b, built, "{}", spec.id());
@@ -97,6 +112,11 @@ fn assert_is_generator_output(bundles: &[GemmBundle], parts: SpecParts, arches: 
 #[test]
 fn w4_f16_g128_on_the_emulator() {
     check_all("w4_f16_g128", w4_f16_g128::BUNDLES, 1);
+}
+
+#[test]
+fn w4_f16_g128_sm90_on_the_emulator() {
+    check_all("w4_f16_g128_sm90", w4_f16_g128_sm90::BUNDLES, 7);
 }
 
 #[test]
@@ -128,6 +148,12 @@ fn nvfp4_multi_arch_on_the_emulator() {
 fn embedded_bundles_are_the_generator_output() {
     let u4 = SpecParts::new(WeightFormat::UInt(4), ActFormat::F16);
     assert_is_generator_output(w4_f16_g128::BUNDLES, u4, &[Arch::Sm80], None);
+
+    assert_is_generator_output(w4_f16_g128_sm90::BUNDLES, u4, &[Arch::Sm90], None);
+    // The Hopper bundle carries the lean GPUs' plan of M <= 8, the sm_80 one none.
+    let lean: Vec<String> = w4_f16_g128_sm90::BUNDLES[0].lean.iter().map(|l| format!("{}:{}", l.max_m, l.plan)).collect();
+    assert_eq!(lean, ["8:m1x8_n1x64_k8w_bk512_s4"]);
+    assert!(w4_f16_g128::BUNDLES[0].lean.is_empty());
 
     let u3 = SpecParts {
         zero_point: ZeroPoint::Dynamic,

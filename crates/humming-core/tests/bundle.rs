@@ -298,6 +298,41 @@ fn lean_dram_device_plans() {
     }
 }
 
+/// Default bundles carry the plans that differ on a lean-DRAM GPU (`GemmBundle::lean`, by the
+/// replaced bucket's `max_m`), and the selection takes them on such a GPU only.
+#[test]
+fn default_bundles_carry_the_lean_plans() {
+    use humming_core::kernel::DeviceProfile;
+    let h100 = DeviceProfile::H100_SXM;
+    let h200 = DeviceProfile { dram_gbs: 4800.0 };
+    for arch in [Arch::Sm90, Arch::Sm90a] {
+        let s = spec("u4", ActFormat::F16, arch);
+        let b = GemmBundle::build_default(&s).unwrap();
+        assert_eq!(KernelPlan::lean_buckets_spec(&s), vec![(8, "m1x8_n1x64_k8w_bk512_s4".parse().unwrap())], "{arch}");
+        assert_eq!(b.lean.len(), 1, "{arch}");
+        let lean = &b.lean[0];
+        assert_eq!((lean.max_m, lean.plan.to_string()), (8, "m1x8_n1x64_k8w_bk512_s4".to_string()));
+        for m in [1, 5, 8] {
+            assert!(std::ptr::eq(b.variant_for_device(m, Some(&h100)), lean), "{arch} M {m}");
+            assert!(std::ptr::eq(b.variant_for_device(m, Some(&h200)), b.variant_for(m)));
+            assert!(std::ptr::eq(b.variant_for_device(m, None), b.variant_for(m)));
+        }
+        for m in [9, 16, 17, 100, 1000] {
+            assert!(std::ptr::eq(b.variant_for_device(m, Some(&h100)), b.variant_for(m)), "{arch} M {m}");
+        }
+        // The replacement is the generator's output (regenerated and compared) and counts in the
+        // bundle's PTX version and kernel list.
+        b.kernels(lean).unwrap();
+        assert_eq!(b.all_variants().count(), b.variants.len() + 1);
+        assert!(b.ptx_version() >= lean.main.ptx_version);
+        // Explicit buckets carry none.
+        assert!(GemmBundle::build(&s, &KernelPlan::buckets_spec(&s)).unwrap().lean.is_empty());
+    }
+    for s in [spec("u4", ActFormat::F16, Arch::Sm80), spec("u8", ActFormat::F16, Arch::Sm90a), spec("e2m1", ActFormat::Bf16, Arch::Sm90a)] {
+        assert!(GemmBundle::build_default(&s).unwrap().lean.is_empty(), "{s}");
+    }
+}
+
 #[test]
 fn bundle_variants_ptx_and_selection() {
     let s = spec("u4", ActFormat::F16, Arch::Sm80);

@@ -73,7 +73,8 @@ pub(crate) fn run(bundle: &GemmBundle, spec: &Spec, stream: &Stream, w: &GpuWeig
     if stream_ctx != gpu.raw_context() {
         return Err(RuntimeError::Device { operand: "stream" });
     }
-    let variant = bundle.variant_for(m);
+    // The bucket's plan, or on a GPU with less DRAM bandwidth its replacement (`GemmBundle::lean`).
+    let variant = bundle.variant_for_device(m, gpu.profile().as_ref());
     let plan = variant.plan;
     let l = w.desc().layout;
     let split = plan.split_k_for(m, l.n_pad, l.k_pad, gpu.sm_count()?);

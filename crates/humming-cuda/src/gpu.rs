@@ -19,6 +19,8 @@ struct Inner {
     ctx: cu::CUcontext,
     name: String,
     cc: (u32, u32),
+    /// Read once at `open` (every GEMM launch asks for it).
+    profile: Option<DeviceProfile>,
 }
 
 // SAFETY: a retained primary context and a device ordinal may be used from any thread; every
@@ -58,7 +60,10 @@ impl Gpu {
             };
             let major = attr(cu::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?;
             let minor = attr(cu::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?;
-            Ok(Gpu { inner: std::sync::Arc::new(Inner { device, ctx, name, cc: (major, minor) }) })
+            let clock = attr(cu::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE).ok();
+            let bus = attr(cu::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH).ok();
+            let profile = clock.zip(bus).and_then(|(c, b)| DeviceProfile::from_memory_clock(c, b));
+            Ok(Gpu { inner: std::sync::Arc::new(Inner { device, ctx, name, cc: (major, minor), profile }) })
         }
     }
 
@@ -97,11 +102,10 @@ impl Gpu {
 
     /// What the plan choice knows of this GPU (its DRAM peak, from the memory clock and bus
     /// width): [`humming_core::kernel::DeviceProfile`]. `None` where the driver does not report
-    /// them (an error or zero): plans then take the defaults, as build-time kernels do.
+    /// them (an error or zero): plans then take the defaults. Read once when the device is
+    /// opened.
     pub fn profile(&self) -> Option<DeviceProfile> {
-        let clock = self.attribute(cu::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE).ok()?;
-        let bus = self.attribute(cu::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH).ok()?;
-        DeviceProfile::from_memory_clock(clock, bus)
+        self.inner.profile
     }
 
     /// L2 cache size in bytes.

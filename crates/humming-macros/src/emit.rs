@@ -19,22 +19,24 @@ fn elem(out: OutFormat) -> TokenStream {
     }
 }
 
-/// The variants of a bundle, one per line: `M <= 16: plan m1x16_n4x64_k2w_bk128_s4 (entry ...)`.
+/// The variants of a bundle, one per line: `M <= 16: plan m1x16_n4x64_k2w_bk128_s4 (entry ...)`,
+/// each followed by its replacement on GPUs with less DRAM bandwidth where it has one.
 fn variant_lines(b: &GemmBundle) -> Vec<String> {
     let mut lo = 1u64;
-    b.variants
-        .iter()
-        .enumerate()
-        .map(|(i, v)| {
-            let range = if i + 1 == b.variants.len() {
-                format!("M >= {lo}")
-            } else {
-                format!("M in {lo}..={}", v.max_m)
-            };
-            lo = v.max_m as u64 + 1;
-            format!("- {range}: plan `{}` (entry `{}`, {} threads)", v.plan, v.main.name, v.main.threads)
-        })
-        .collect()
+    let mut lines = Vec::new();
+    for (i, v) in b.variants.iter().enumerate() {
+        let range = if i + 1 == b.variants.len() {
+            format!("M >= {lo}")
+        } else {
+            format!("M in {lo}..={}", v.max_m)
+        };
+        lo = v.max_m as u64 + 1;
+        lines.push(format!("- {range}: plan `{}` (entry `{}`, {} threads)", v.plan, v.main.name, v.main.threads));
+        if let Some(l) = b.lean.iter().find(|l| l.max_m == v.max_m) {
+            lines.push(format!("  (on GPUs with less DRAM bandwidth than the H200: plan `{}`, entry `{}`)", l.plan, l.main.name));
+        }
+    }
+    lines
 }
 
 fn docs(lines: &[String]) -> TokenStream {

@@ -41,8 +41,7 @@ pub fn emit_ptx(bundles: &[GemmBundle], args: &Args, errors: &mut Errors) {
     let result = bundles.iter().try_for_each(|b| {
         let dir = dir.join(b.spec.arch.name());
         std::fs::create_dir_all(&dir)?;
-        b.variants
-            .iter()
+        b.all_variants()
             .map(|v| &v.main)
             .chain([&b.reduce])
             .try_for_each(|k| std::fs::write(dir.join(format!("{}.ptx", k.name)), k.ptx.as_bytes()))

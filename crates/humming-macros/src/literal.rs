@@ -10,12 +10,14 @@ pub fn bundle(b: &GemmBundle) -> TokenStream {
     let spec = spec_parts(&b.spec);
     let generator = b.generator.as_ref();
     let variants = b.variants.iter().map(variant);
+    let lean = b.lean.iter().map(variant);
     let reduce = kernel(&b.reduce);
     quote! {
         ::humming::core::kernel::GemmBundle {
             spec: #spec,
             generator: ::std::borrow::Cow::Borrowed(#generator),
             variants: ::std::borrow::Cow::Borrowed(&[#(#variants),*]),
+            lean: ::std::borrow::Cow::Borrowed(&[#(#lean),*]),
             reduce: #reduce,
         }
     }

@@ -2,9 +2,11 @@
 //! GEMM for each M bucket and of its split-K reduce. The `#[humming_gemm]` macro builds bundles
 //! at compile time and embeds them as `static`s (every `Cow` borrowed); the runtime builds them
 //! for specs known only at run time ([`super::cache`] keeps their PTX on disk). One generator,
-//! [`GemmBundle::build`], serves both.
+//! [`GemmBundle::build`], serves both. Bundles of the default buckets also carry the plans that
+//! differ on a GPU with less DRAM bandwidth ([`GemmBundle::lean`]); the launch picks them by the
+//! device's profile ([`GemmBundle::variant_for_device`]).
 
-use super::{GemmKernels, KernelError, KernelPlan, generate};
+use super::{DeviceProfile, GemmKernels, KernelError, KernelPlan, generate};
 use crate::ir::ptx::{self, PtxVersion};
 use crate::ir::Kernel;
 use crate::spec::{Spec, SpecErrors, SpecParts};
@@ -75,6 +77,11 @@ pub struct GemmBundle {
     pub generator: Cow<'static, str>,
     /// By ascending `max_m`; never empty.
     pub variants: Cow<'static, [GemmVariant]>,
+    /// Replacements of some `variants` on a GPU with less DRAM bandwidth than the H200
+    /// ([`DeviceProfile::lean_dram`]), each with the `max_m` of the variant it replaces
+    /// ([`KernelPlan::lean_buckets_spec`]); empty where the plans are the same, and in bundles
+    /// built for explicit buckets.
+    pub lean: Cow<'static, [GemmVariant]>,
     /// The split-K reduction.
     pub reduce: CompiledKernel,
 }
@@ -99,13 +106,21 @@ impl GemmBundle {
             spec: spec.parts(),
             generator: GENERATOR_VERSION.into(),
             variants: variants.into(),
+            lean: Cow::Borrowed(&[]),
             reduce: reduce.expect("at least one bucket"),
         })
     }
 
-    /// [`GemmBundle::build`] with [`KernelPlan::buckets_spec`].
+    /// [`GemmBundle::build`] with [`KernelPlan::buckets_spec`], and the lean-DRAM GPUs'
+    /// replacements of [`KernelPlan::lean_buckets_spec`] in [`GemmBundle::lean`].
     pub fn build_default(spec: &Spec) -> Result<GemmBundle, KernelError> {
-        GemmBundle::build(spec, &KernelPlan::buckets_spec(spec))
+        let mut b = GemmBundle::build(spec, &KernelPlan::buckets_spec(spec))?;
+        let lean = KernelPlan::lean_buckets_spec(spec)
+            .into_iter()
+            .map(|(max_m, plan)| Ok(GemmVariant { max_m, plan, main: CompiledKernel::print(&generate(spec, &plan)?.main, spec.arch())? }))
+            .collect::<Result<Vec<_>, KernelError>>()?;
+        b.lean = lean.into();
+        Ok(b)
     }
 
     /// The validated spec.
@@ -118,9 +133,24 @@ impl GemmBundle {
         self.variants.iter().find(|v| m <= v.max_m as usize).unwrap_or_else(|| self.variants.last().expect("bundles are never empty"))
     }
 
+    /// [`GemmBundle::variant_for`] on the GPU `device` describes: on a lean-DRAM one, the
+    /// bucket's replacement in [`GemmBundle::lean`] where there is one.
+    pub fn variant_for_device(&self, m: usize, device: Option<&DeviceProfile>) -> &GemmVariant {
+        let v = self.variant_for(m);
+        match device {
+            Some(d) if d.lean_dram() => self.lean.iter().find(|l| l.max_m == v.max_m).unwrap_or(v),
+            _ => v,
+        }
+    }
+
+    /// Every GEMM kernel of the bundle: the variants, then the lean GPUs' replacements.
+    pub fn all_variants(&self) -> impl Iterator<Item = &GemmVariant> {
+        self.variants.iter().chain(self.lean.iter())
+    }
+
     /// The highest PTX version among the bundle's modules.
     pub fn ptx_version(&self) -> PtxVersion {
-        self.variants.iter().map(|v| v.main.ptx_version).fold(self.reduce.ptx_version, PtxVersion::max)
+        self.all_variants().map(|v| v.main.ptx_version).fold(self.reduce.ptx_version, PtxVersion::max)
     }
 
     /// Regenerates the IR of `variant` (for the CPU emulator) and checks that it prints to the

@@ -104,5 +104,5 @@ fn parse(text: &str, spec: &Spec, buckets: &[(u32, KernelPlan)]) -> Option<GemmB
     let reduce = kernels.pop()?;
     let variants: Vec<GemmVariant> =
         buckets.iter().zip(kernels).map(|(&(max_m, plan), main)| GemmVariant { max_m, plan, main }).collect();
-    Some(GemmBundle { spec: spec.parts(), generator: GENERATOR_VERSION.into(), variants: variants.into(), reduce })
+    Some(GemmBundle { spec: spec.parts(), generator: GENERATOR_VERSION.into(), variants: variants.into(), lean: Default::default(), reduce })
 }

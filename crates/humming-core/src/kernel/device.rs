@@ -3,8 +3,9 @@
 //! 3.35 TB/s: v27, the warp-specialized 16-row wgmma tile streams the largest layers' weights
 //! faster than the mma.sync plans at M <= 16; v28, smaller layers take a deeper ring at M <= 8
 //! and another half-width rule at M 9..16). The runtime reads it from the driver
-//! (`humming_cuda::Gpu::profile`); build-time kernels (the macro's) know no device and take the
-//! defaults.
+//! (`humming_cuda::Gpu::profile`); build-time kernel sets (the macro's) carry the plans of one
+//! lean GPU ([`DeviceProfile::H100_SXM`]) where they differ from the defaults, and the launch
+//! picks them on any lean GPU.
 
 /// The DRAM peak of a GPU.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -19,6 +20,10 @@ pub struct DeviceProfile {
 pub const LEAN_DRAM_GBS: f64 = 4000.0;
 
 impl DeviceProfile {
+    /// An H100 SXM's DRAM peak (3352 GB/s, from its driver: v27): the lean-DRAM GPU whose plans
+    /// build-time kernel sets carry besides the defaults ([`crate::kernel::GemmBundle::lean`]).
+    pub const H100_SXM: DeviceProfile = DeviceProfile { dram_gbs: 3352.0 };
+
     /// From the driver's memory clock (kHz) and bus width (bits): two transfers a clock (HBM's
     /// double data rate, as the driver reports it). `None` where the driver reports zero.
     pub fn from_memory_clock(clock_khz: u32, bus_bits: u32) -> Option<DeviceProfile> {

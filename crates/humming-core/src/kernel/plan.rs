@@ -639,6 +639,21 @@ impl KernelPlan {
         Self::bucket_plans(|m| KernelPlan::choose_for_shape(spec, m, DEFAULT_DIM, DEFAULT_DIM, false, None))
     }
 
+    /// The buckets of [`KernelPlan::buckets_spec`] whose plan differs on a GPU with less DRAM
+    /// bandwidth ([`DeviceProfile::H100_SXM`]'s plans for an unknown shape, chosen at each bucket's
+    /// top M as the defaults are), as `(largest M of the bucket, plan)`: what a build-time kernel
+    /// set carries besides its defaults (e.g. the four-stage ring of M <= 8 for u4 on Hopper).
+    pub fn lean_buckets_spec(spec: &crate::Spec) -> Vec<(u32, KernelPlan)> {
+        let lean = DeviceProfile::H100_SXM;
+        Self::buckets_spec(spec)
+            .into_iter()
+            .filter_map(|(top, plan)| {
+                let p = KernelPlan::choose_for_shape(spec, top.min(256) as usize, DEFAULT_DIM, DEFAULT_DIM, false, Some(&lean));
+                (p != plan).then_some((top, p))
+            })
+            .collect()
+    }
+
     /// The M buckets with `plan(m)` at each bucket's top M (256 for the last, open one), equal
     /// neighbours merged.
     fn bucket_plans(plan: impl Fn(usize) -> KernelPlan) -> Vec<(u32, KernelPlan)> {
