@@ -91,7 +91,7 @@ fn gpu_sm90a_default_plans() {
     // Distinct (spec, plan) defaults, each with the largest M that chose it.
     // The defaults, and the plans of a GPU with less DRAM bandwidth (an H100's: v27), whichever
     // GPU runs the test.
-    let lean = DeviceProfile { dram_gbs: 3352.0 };
+    let lean = DeviceProfile::H100_SXM;
     let mut cases: BTreeMap<(String, String), (Spec, KernelPlan, usize)> = BTreeMap::new();
     for spec in specs() {
         for (n, k) in LAYERS {

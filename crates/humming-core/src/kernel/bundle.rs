@@ -96,8 +96,8 @@ impl GemmBundle {
         let mut variants = Vec::with_capacity(buckets.len());
         let mut reduce = None;
         for &(max_m, plan) in buckets {
-            let k = generate(spec, &plan)?;
-            variants.push(GemmVariant { max_m, plan, main: CompiledKernel::print(&k.main, spec.arch())? });
+            let (v, k) = GemmBundle::variant(spec, max_m, plan)?;
+            variants.push(v);
             if reduce.is_none() {
                 reduce = Some(CompiledKernel::print(&k.reduce, spec.arch())?);
             }
@@ -111,13 +111,19 @@ impl GemmBundle {
         })
     }
 
+    /// The variant of `plan` for the bucket up to `max_m`, and the kernels it was printed from.
+    fn variant(spec: &Spec, max_m: u32, plan: KernelPlan) -> Result<(GemmVariant, GemmKernels), KernelError> {
+        let k = generate(spec, &plan)?;
+        Ok((GemmVariant { max_m, plan, main: CompiledKernel::print(&k.main, spec.arch())? }, k))
+    }
+
     /// [`GemmBundle::build`] with [`KernelPlan::buckets_spec`], and the lean-DRAM GPUs'
     /// replacements of [`KernelPlan::lean_buckets_spec`] in [`GemmBundle::lean`].
     pub fn build_default(spec: &Spec) -> Result<GemmBundle, KernelError> {
         let mut b = GemmBundle::build(spec, &KernelPlan::buckets_spec(spec))?;
         let lean = KernelPlan::lean_buckets_spec(spec)
             .into_iter()
-            .map(|(max_m, plan)| Ok(GemmVariant { max_m, plan, main: CompiledKernel::print(&generate(spec, &plan)?.main, spec.arch())? }))
+            .map(|(max_m, plan)| GemmBundle::variant(spec, max_m, plan).map(|(v, _)| v))
             .collect::<Result<Vec<_>, KernelError>>()?;
         b.lean = lean.into();
         Ok(b)

@@ -316,8 +316,8 @@ impl KernelPlan {
     /// [`KernelPlan::choose`]; `known`: whether `n_pad x k_pad` is the weights' shape, or
     /// [`DEFAULT_DIM`] standing in for an unknown one (then no narrow-layer plan: see
     /// [`KernelPlan::buckets`]); `float_w`: float weight codes (their dequantization costs more:
-    /// the four-tile plan at M 17..32 pays for them only up to K = 4096, v57); `lean`: the GPU has
-    /// less DRAM bandwidth than the H200 (see the half-width rule below).
+    /// the four-tile plan at M 17..32 pays for them only up to K = 4096, v57); `lean`: the lean-DRAM
+    /// mma.sync rules apply ([`KernelPlan::choose_for_shape`]; the half-width rule below).
     #[allow(clippy::too_many_arguments)]
     fn choose_shape(m: usize, n_pad: usize, k_pad: usize, arch: Arch, bits: u8, known: bool, float_w: bool, lean: bool) -> KernelPlan {
         let n_blocks = (n_pad / 64).max(1) as u32;
@@ -347,11 +347,7 @@ impl KernelPlan {
         // 96 n64 blocks where K <= 8192, and not on deeper layers: M = 12 / 16 on 6144 x 4096
         // 8.16 / 8.33 -> 7.63 / 7.78 us with half-width warps, on 4096 x 14336 13.94 / 14.35 ->
         // 13.14 / 13.21 without (4096^2 and 14336 x 4096 keep their plans: the best in the sweep).
-        let narrow = if lean && bits == 4 && !float_w && matches!(arch, Arch::Sm90 | Arch::Sm90a) {
-            n_blocks <= 96 && k_pad <= 8192
-        } else {
-            n_blocks <= 64
-        };
+        let narrow = if lean { n_blocks <= 96 && k_pad <= 8192 } else { n_blocks <= 64 };
         let halves = (two_tiles && known && narrow || tall) && bits % 2 == 0;
         let m_tiles = match (swap, tall && halves) {
             (true, _) => m.div_ceil(8).clamp(1, 2) as u32,
@@ -421,13 +417,16 @@ impl KernelPlan {
             }
         }
         let float_w = !matches!(spec.weight(), crate::WeightFormat::UInt(_));
-        let plan = KernelPlan::choose_shape(m, n_pad, k_pad, arch, bits, known, float_w, lean);
-        if lean && !float_w { plan.lean_ring(arch, bits, crate::kernel::qbytes(spec)) } else { plan }
+        // The lean-DRAM mma.sync rules (the M <= 8 ring, the M 9..16 half-width rule, v28) were
+        // measured for 4-bit integer codes on Hopper only; other specs keep the defaults.
+        let lean_mma = lean && bits == 4 && !float_w && matches!(arch, Arch::Sm90 | Arch::Sm90a);
+        let plan = KernelPlan::choose_shape(m, n_pad, k_pad, arch, bits, known, float_w, lean_mma);
+        if lean_mma { plan.lean_ring(arch, bits, crate::kernel::qbytes(spec)) } else { plan }
     }
 
     /// On a GPU with less DRAM bandwidth than the H200 ([`DeviceProfile::lean_dram`]), the M <= 8
     /// plans' 512-deep stages take a ring of four instead of three where two CTAs still fit an
-    /// SM (4-bit weights on Hopper; [`KernelPlan::split_k_for`] then splits for two CTAs an SM
+    /// SM (4-bit integer codes on Hopper; [`KernelPlan::split_k_for`] then splits for two CTAs an SM
     /// down to four stages a CTA). v28 (H100 SXM, graph harness, two sweeps in one call, the
     /// defaults' neighbours x splits 1/2/4): M = 1 / 8 on 4096^2 5.36 / 5.68 -> 4.82 / 4.98 us,
     /// 8192^2 13.74 / 14.21 -> 13.02 / 13.48, 4096 x 14336 12.07 / 12.50 -> 11.71 / 12.23,
@@ -439,7 +438,7 @@ impl KernelPlan {
     /// targets (other shared-memory sizes) were not measured: they keep their plan.
     fn lean_ring(self, arch: Arch, bits: u8, qbytes: u32) -> KernelPlan {
         let one_tile = self.swap && self.m_tiles == 1 && !self.wgmma && !self.ws && !self.halves;
-        if !(one_tile && self.bk == 512 && self.stages == 3 && bits == 4 && matches!(arch, Arch::Sm90 | Arch::Sm90a)) {
+        if !(one_tile && self.bk == 512 && self.stages == 3) {
             return self;
         }
         let four = KernelPlan { stages: 4, ..self };
