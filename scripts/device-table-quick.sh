@@ -104,11 +104,13 @@ for part in $PARTS; do
       # The fixed cost of a GEMM at M = 1: the default plans over a K sweep (splits auto / 1 / 2 /
       # 4; with and without programmatic dependent launch) beside the Triton streaming-read floor
       # of the same bytes (bench_torch.py `floor`), graph harness.
+      # OVERHEAD_HARNESS=cold fits the same lines after an L2 flush (the cold harness's gap to the floor).
       OS=${OVERHEAD_SHAPES:-8192x512,8192x1024,8192x2048,8192x4096,8192x8192,4096x1024,4096x4096,28672x1024}
-      timeout 120 gpu-bundle/bin/example_bench_a16 --arch ${ARCH:-sm_90a} --no-copy --label splits --shapes $OS --m 1,16 --harness graph --splits auto,1,2,4 >> "$W/bench/overhead.jsonl" 2>> "$W/bench/overhead.err"
-      timeout 120 gpu-bundle/bin/example_bench_a16 --arch ${ARCH:-sm_90a} --no-copy --no-pdl --label no-pdl --shapes $OS --m 1,16 --harness graph >> "$W/bench/overhead.jsonl" 2>> "$W/bench/overhead.err"
-      timeout 150 python3 scripts/bench_torch.py --no-copy --impls floor --harness graph --shapes $OS >> "$W/bench/overhead.jsonl" 2>> "$W/bench/overhead.err"
-      python3 scripts/overhead_summary.py "$W/bench/overhead.jsonl" > "$W/bench/overhead.txt" 2>&1 || true
+      OH=${OVERHEAD_HARNESS:-graph}
+      timeout 120 gpu-bundle/bin/example_bench_a16 --arch ${ARCH:-sm_90a} --no-copy --label splits --shapes $OS --m 1,16 --harness $OH --splits auto,1,2,4 >> "$W/bench/overhead.jsonl" 2>> "$W/bench/overhead.err"
+      timeout 120 gpu-bundle/bin/example_bench_a16 --arch ${ARCH:-sm_90a} --no-copy --no-pdl --label no-pdl --shapes $OS --m 1,16 --harness $OH >> "$W/bench/overhead.jsonl" 2>> "$W/bench/overhead.err"
+      timeout 150 python3 scripts/bench_torch.py --no-copy --impls floor --harness $OH --shapes $OS >> "$W/bench/overhead.jsonl" 2>> "$W/bench/overhead.err"
+      python3 scripts/overhead_summary.py "$W/bench/overhead.jsonl" $OH > "$W/bench/overhead.txt" 2>&1 || true
       echo "overhead: in $(( $(date +%s) - t0 )) s"; cat "$W/bench/overhead.txt"; tail -n 5 "$W/bench/overhead.err"
       cp "$W/bench/overhead.jsonl" "$W/bench/overhead.txt" "$OUT/" ;;
     small)
@@ -116,7 +118,9 @@ for part in $PARTS; do
       # twice (sweep_best.py: the best of each cell against the default, the first record).
       for r in 1 2; do
         # SMALL_M / SMALL_PLANS: other M and plans (e.g. M = 12,16 and the two-tile plans).
-        timeout 150 gpu-bundle/bin/example_bench_a16 --arch ${ARCH:-sm_90a} --no-copy --label small --shapes ${SMALL_SHAPES:-8192x8192,4096x4096,4096x14336,6144x4096,14336x4096} --m ${SMALL_M:-1,8} --harness graph --splits auto,1,2,4 \
+        # SMALL_COPIES=1: the first run keeps the weights in the L2 (the plans' own rate, label small_l2).
+        c=""; [ "$r" = 1 ] && c=${SMALL_COPIES:-}
+        timeout 150 gpu-bundle/bin/example_bench_a16 --arch ${ARCH:-sm_90a} --no-copy --label small${c:+_l2} ${c:+--copies $c} --shapes ${SMALL_SHAPES:-8192x8192,4096x4096,4096x14336,6144x4096,14336x4096} --m ${SMALL_M:-1,8} --harness graph --splits auto,1,2,4 \
           --plans auto,${SMALL_PLANS:-m1x8_n1x64_k8w_bk512_s4,m1x8_n1x64_k4w_bk256_s4,m1x8_n1x64_k4w_bk256_s6,m1x8_n2x64_k4w_bk256_s4,m1x8_n1x64_k8w_bk256_s6,m1x8_n1x64_k4w_bk512_s4,m1x8_n2x64_k2w_bk256_s6} \
           > "$W/bench/small-$r.jsonl" 2>> "$W/bench/small.err"
         python3 scripts/sweep_best.py "$W/bench/small-$r.jsonl" > "$W/bench/small-$r.txt" 2>&1 || true

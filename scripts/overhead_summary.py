@@ -1,13 +1,15 @@
 """Summary of device-table-quick.sh's `overhead` part: per shape, humming at M = 1 / 16 (the auto
 split, each fixed split, and without programmatic dependent launch) beside the streaming-read
 floor of the same weight bytes; then a least-squares line time = fixed + bytes / rate through
-each series, whose intercept is the per-GEMM cost that does not scale with the bytes."""
+each series, whose intercept is the per-GEMM cost that does not scale with the bytes. A second
+argument picks the harness (graph by default, or cold)."""
 import collections, json, sys
 
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.startswith('{')]
+harness = sys.argv[2] if len(sys.argv) > 2 else 'graph'
 series = collections.defaultdict(dict)  # name -> {(n, k): (us, bytes)}
 for r in rows:
-    if 'us' not in r or r.get('harness') != 'graph':
+    if 'us' not in r or r.get('harness') != harness:
         continue
     key = (r['n'], r['k'])
     wbytes = r['n'] * r['k'] // 2 + r['n'] * (r['k'] // 128) * 2

@@ -243,16 +243,20 @@ fn lean_dram_device_plans() {
             assert_eq!(KernelPlan::choose_for_device(&s, m, n, k, Some(&h200)), KernelPlan::choose_for(&s, m, n, k));
         }
     }
-    // M 9..16: half-width warps up to 96 n64 blocks where K <= 8192 (6144 x 4096 takes them, 4096
-    // x 14336 leaves them); 4096^2, 8192^2 and 14336 x 4096 keep their plans.
+    // M 9..16: half-width warps up to 128 n64 blocks where K <= 8192 and N x K <= 6144 x 8192
+    // (6144 x 4096 and 8192 x 2048..6144 take them, 4096 x 14336 leaves them); 4096^2, 8192^2 and
+    // 14336 x 4096 keep their plans.
     for m in [9, 12, 16] {
-        for (n, k, lean, default, split) in [(6144, 4096, "m2x8_n2x32_k4w_bk512_s4", "m2x8_n2x64_k4w_bk512_s3", 1), (4096, 14336, "m2x8_n2x64_k4w_bk512_s3", "m2x8_n2x32_k4w_bk512_s4", 4)] {
+        let (half, full) = ("m2x8_n2x32_k4w_bk512_s4", "m2x8_n2x64_k4w_bk512_s3");
+        for (n, k, lean, default, split) in
+            [(6144, 4096, half, full, 1), (8192, 2048, half, full, 1), (8192, 4096, half, full, 1), (8192, 6144, half, full, 1), (4096, 14336, full, half, 4)]
+        {
             let p = KernelPlan::choose_for_device(&s, m, n, k, Some(&h100));
             assert_eq!((p.to_string(), p.split_k_for(m, n, k, 132)), (lean.to_string(), split), "M {m} {n} x {k}");
             assert_eq!(KernelPlan::choose_for(&s, m, n, k).to_string(), default, "M {m} {n} x {k}");
             assert_eq!(KernelPlan::choose_for_device(&s, m, n, k, Some(&h200)), KernelPlan::choose_for(&s, m, n, k));
         }
-        for (n, k) in [(4096, 4096), (8192, 8192), (14336, 4096)] {
+        for (n, k) in [(4096, 4096), (8192, 8192), (14336, 4096), (8192, 14336), (10240, 4096)] {
             assert_eq!(KernelPlan::choose_for_device(&s, m, n, k, Some(&h100)), KernelPlan::choose_for(&s, m, n, k), "M {m} {n} x {k}");
         }
         for other in [&spec("u4", ActFormat::F16, Arch::Sm80), &spec("u8", ActFormat::F16, Arch::Sm90a)] {

@@ -344,10 +344,12 @@ impl KernelPlan {
         // Half-width warps also pay at M 9..16 on narrow layers (v17/v18 sweeps), where the
         // 64-column tile gives the grid more CTAs. On a GPU with less DRAM bandwidth (4-bit
         // integer codes on Hopper; v28, H100 SXM, graph harness, two sweeps in one call) up to
-        // 96 n64 blocks where K <= 8192, and not on deeper layers: M = 12 / 16 on 6144 x 4096
-        // 8.16 / 8.33 -> 7.63 / 7.78 us with half-width warps, on 4096 x 14336 13.94 / 14.35 ->
-        // 13.14 / 13.21 without (4096^2 and 14336 x 4096 keep their plans: the best in the sweep).
-        let narrow = if lean { n_blocks <= 96 && k_pad <= 8192 } else { n_blocks <= 64 };
+        // 128 n64 blocks where K <= 8192 and the layer has at most 6144 x 8192 weights, not on
+        // deeper layers: M = 12 / 16 on 6144 x 4096 8.16 / 8.33 -> 7.63 / 7.78 us with half-width
+        // warps, on 4096 x 14336 13.94 / 14.35 -> 13.14 / 13.21 without (4096^2 and 14336 x 4096
+        // keep their plans: the best in the sweep); v29 (A/B, M = 9 / 16): 8192 x 2048 -19%,
+        // 8192 x 4096 -9 / -7%, 7168 x 4096 -6%, 8192 x 6144 -5 / -2%, but 8192^2 -2 / +1%.
+        let narrow = if lean { n_blocks <= 128 && k_pad <= 8192 && n_pad * k_pad <= 6144 * 8192 } else { n_blocks <= 64 };
         let halves = (two_tiles && known && narrow || tall) && bits % 2 == 0;
         let m_tiles = match (swap, tall && halves) {
             (true, _) => m.div_ceil(8).clamp(1, 2) as u32,
