@@ -37,12 +37,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let t = std::time::Instant::now();
     let (bundle, source) = generate::bundle_for(&spec)?;
     println!("kernels: {source:?} in {:.1?} ({} M buckets)", t.elapsed(), bundle.variants.len());
-    for v in bundle.variants.iter() {
+    for (v, lean) in bundle.variants.iter().map(|v| (v, "")).chain(bundle.lean.iter().map(|v| (v, " (on a GPU with less DRAM bandwidth)"))) {
         let upto = if v.max_m == u32::MAX { "any M".to_string() } else { format!("M <= {}", v.max_m) };
-        println!("  {upto:>8}: {} ({} bytes of PTX {})", v.main.name, v.main.ptx.len(), v.main.ptx_version);
+        println!("  {upto:>8}: {} ({} bytes of PTX {}){lean}", v.main.name, v.main.ptx.len(), v.main.ptx_version);
     }
     if let Some(dir) = generate::cache_dir() {
-        println!("PTX cache: {}", file_for(&dir, &spec, &humming::core::kernel::KernelPlan::buckets(spec.arch(), spec.weight().bits())).display());
+        println!("PTX cache: {}", file_for(&dir, &spec, &bundle.buckets(), &bundle.lean_buckets()).display());
     }
     let (_, again) = generate::bundle_for(&spec)?;
     println!("asked again: {again:?}");

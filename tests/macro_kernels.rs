@@ -92,7 +92,9 @@ fn check_all(name: &str, bundles: &[GemmBundle], seed: u64) {
 }
 
 /// `bundles` are exactly what `GemmBundle::build` makes at run time for `parts` on each target
-/// (the embedded PTX is the generator's, byte for byte), with the default M buckets or `plan`.
+/// (the embedded PTX is the generator's, byte for byte), with the default M buckets or `plan`;
+/// with the default buckets also what the runtime's `generate::bundle_for` returns (the lean
+/// GPUs' replacements included, through its memo and disk cache).
 fn assert_is_generator_output(bundles: &[GemmBundle], parts: SpecParts, arches: &[Arch], plan: Option<KernelPlan>) {
     assert_eq!(bundles.len(), arches.len());
     for (b, &arch) in bundles.iter().zip(arches) {
@@ -105,6 +107,10 @@ fn assert_is_generator_output(bundles: &[GemmBundle], parts: SpecParts, arches: 
         assert_eq!(*b, built, "{}", spec.id());
         for (v, w) in b.variants.iter().zip(built.variants.iter()) {
             assert_eq!(v.main.ptx, w.main.ptx);
+        }
+        if plan.is_none() {
+            let (runtime, _) = humming::cuda::generate::bundle_for(&spec).expect("the runtime builds it");
+            assert_eq!(*runtime, built, "bundle_for({}) is the macro's kernel set", spec.id());
         }
     }
 }

@@ -5,7 +5,7 @@ use humming_core::kernel::bundle::{GENERATOR_VERSION, select};
 use humming_core::kernel::cache::{file_for, fnv1a, load_or_build};
 use humming_core::kernel::check::{check_bundle, check_gemm};
 use humming_core::kernel::coverage::A16_ARCHS;
-use humming_core::kernel::{GemmBundle, KernelError, KernelPlan};
+use humming_core::kernel::{DeviceProfile, GemmBundle, KernelError, KernelPlan};
 use humming_core::ir::emu::Emulator;
 use humming_core::*;
 
@@ -211,7 +211,6 @@ fn m65_to_128_deep_k_plan() {
 /// specs wgmma does not generate for and the H200 (or no device) keep the mma.sync plans.
 #[test]
 fn lean_dram_device_plans() {
-    use humming_core::kernel::DeviceProfile;
     let h100 = DeviceProfile::from_memory_clock(2_619_000, 5120).unwrap();
     let h200 = DeviceProfile { dram_gbs: 4800.0 };
     let s = spec("u4", ActFormat::F16, Arch::Sm90a);
@@ -415,25 +414,57 @@ fn disk_cache_miss_hit_and_corruption() {
     let dir = temp_dir("a");
     let s = spec("u5", ActFormat::F16, Arch::Sm86);
     let buckets = KernelPlan::buckets(s.arch(), 5);
-    let (b1, hit1) = load_or_build(&dir, &s, &buckets).unwrap();
+    let (b1, hit1) = load_or_build(&dir, &s, &buckets, &[]).unwrap();
     assert!(!hit1);
-    let (b2, hit2) = load_or_build(&dir, &s, &buckets).unwrap();
+    let (b2, hit2) = load_or_build(&dir, &s, &buckets, &[]).unwrap();
     assert!(hit2);
     assert_eq!(b1, b2);
     b2.kernels(&b2.variants[0]).unwrap();
     // A truncated file is not trusted: it is rebuilt and rewritten.
-    let path = file_for(&dir, &s, &buckets);
+    let path = file_for(&dir, &s, &buckets, &[]);
     let text = std::fs::read_to_string(&path).unwrap();
     std::fs::write(&path, &text[..text.len() / 2]).unwrap();
-    let (b3, hit3) = load_or_build(&dir, &s, &buckets).unwrap();
+    let (b3, hit3) = load_or_build(&dir, &s, &buckets, &[]).unwrap();
     assert!(!hit3);
     assert_eq!(b3, b1);
-    assert!(load_or_build(&dir, &s, &buckets).unwrap().1);
+    assert!(load_or_build(&dir, &s, &buckets, &[]).unwrap().1);
     // Another spec or other plans have other files.
     let other = spec("u6", ActFormat::F16, Arch::Sm86);
-    assert_ne!(file_for(&dir, &other, &buckets), path);
-    assert_ne!(file_for(&dir, &s, &buckets[..1]), path);
+    assert_ne!(file_for(&dir, &other, &buckets, &[]), path);
+    assert_ne!(file_for(&dir, &s, &buckets[..1], &[]), path);
     assert!(path.file_name().unwrap().to_str().unwrap().contains(&s.id()));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The default kernel set of a spec with lean-DRAM replacements (u4 on sm_90a) round-trips
+/// through the disk cache with them, under its own key; a replacement without its bucket is an
+/// error.
+#[test]
+fn disk_cache_keeps_the_lean_plans() {
+    let dir = temp_dir("lean");
+    let s = spec("u4", ActFormat::F16, Arch::Sm90a);
+    let (buckets, lean) = (KernelPlan::buckets_spec(&s), KernelPlan::lean_buckets_spec(&s));
+    assert!(!lean.is_empty());
+    let (b1, hit1) = load_or_build(&dir, &s, &buckets, &lean).unwrap();
+    assert!(!hit1);
+    assert_eq!(b1, GemmBundle::build_default(&s).unwrap());
+    let (b2, hit2) = load_or_build(&dir, &s, &buckets, &lean).unwrap();
+    assert!(hit2);
+    assert_eq!(b2, b1);
+    assert_eq!((b2.buckets(), b2.lean_buckets()), (buckets.clone(), lean.clone()));
+    b2.kernels(&b2.lean[0]).unwrap();
+    let h100 = DeviceProfile::H100_SXM;
+    assert_eq!(b2.variant_for_device(1, Some(&h100)).plan, lean[0].1);
+    // Without the replacements: another file, and a bundle without them.
+    let path = file_for(&dir, &s, &buckets, &lean);
+    assert_ne!(file_for(&dir, &s, &buckets, &[]), path);
+    let (plain, hit) = load_or_build(&dir, &s, &buckets, &[]).unwrap();
+    assert!(!hit && plain.lean.is_empty());
+    assert_eq!(plain.variants, b1.variants);
+    // A replacement for an M no bucket ends at.
+    let stray = [(lean[0].0 + 1, lean[0].1)];
+    assert!(matches!(GemmBundle::build_with_lean(&s, &buckets, &stray), Err(KernelError::Unsupported { .. })));
+    assert!(load_or_build(&dir, &s, &buckets, &stray).is_err());
     let _ = std::fs::remove_dir_all(&dir);
 }
 

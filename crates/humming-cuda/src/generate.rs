@@ -1,6 +1,6 @@
 //! Kernels for specs known only at run time (read from a checkpoint or a config): the same
 //! generator as `#[humming_gemm]`, memoized per process and cached on disk as PTX keyed by
-//! (spec, plans, generator version).
+//! (spec, plans, the lean-DRAM GPUs' plans, generator version).
 
 use crate::error::RuntimeError;
 use humming_core::kernel::{GemmBundle, KernelPlan, cache};
@@ -36,26 +36,35 @@ pub enum Source {
     Generated,
 }
 
-/// The kernels of `spec` with its default M buckets ([`KernelPlan::buckets_spec`]).
+/// The kernels of `spec` with its default M buckets ([`KernelPlan::buckets_spec`]) and the
+/// lean-DRAM GPUs' replacements ([`KernelPlan::lean_buckets_spec`]): the kernel set
+/// `#[humming_gemm]` embeds ([`GemmBundle::build_default`]), which [`crate::launch_gemm`] picks
+/// from by the GPU it runs on.
 pub fn bundle_for(spec: &Spec) -> Result<(Arc<GemmBundle>, Source), RuntimeError> {
-    bundle_with(spec, &KernelPlan::buckets_spec(spec))
+    bundle_plans(spec, &KernelPlan::buckets_spec(spec), &KernelPlan::lean_buckets_spec(spec))
 }
 
-/// The kernels of `spec` with explicit `(largest M, plan)` buckets.
+/// The kernels of `spec` with explicit `(largest M, plan)` buckets, the same on every GPU.
 pub fn bundle_with(spec: &Spec, buckets: &[(u32, KernelPlan)]) -> Result<(Arc<GemmBundle>, Source), RuntimeError> {
-    type Memo = Mutex<HashMap<(Spec, Vec<(u32, KernelPlan)>), Arc<GemmBundle>>>;
+    bundle_plans(spec, buckets, &[])
+}
+
+/// [`GemmBundle::build_with_lean`], memoized and cached on disk.
+fn bundle_plans(spec: &Spec, buckets: &[(u32, KernelPlan)], lean: &[(u32, KernelPlan)]) -> Result<(Arc<GemmBundle>, Source), RuntimeError> {
+    type Plans = Vec<(u32, KernelPlan)>;
+    type Memo = Mutex<HashMap<(Spec, Plans, Plans), Arc<GemmBundle>>>;
     static MEMO: OnceLock<Memo> = OnceLock::new();
-    let key = (*spec, buckets.to_vec());
+    let key = (*spec, buckets.to_vec(), lean.to_vec());
     let memo = MEMO.get_or_init(Default::default);
     if let Some(b) = memo.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
         return Ok((b.clone(), Source::Memory));
     }
     let (bundle, source) = match cache_dir() {
         Some(dir) => {
-            let (b, hit) = cache::load_or_build(&dir, spec, buckets)?;
+            let (b, hit) = cache::load_or_build(&dir, spec, buckets, lean)?;
             (b, if hit { Source::Disk } else { Source::Generated })
         }
-        None => (GemmBundle::build(spec, buckets)?, Source::Generated),
+        None => (GemmBundle::build_with_lean(spec, buckets, lean)?, Source::Generated),
     };
     let bundle = Arc::new(bundle);
     memo.lock().unwrap_or_else(|p| p.into_inner()).insert(key, bundle.clone());

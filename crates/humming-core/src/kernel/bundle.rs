@@ -79,8 +79,8 @@ pub struct GemmBundle {
     pub variants: Cow<'static, [GemmVariant]>,
     /// Replacements of some `variants` on a GPU with less DRAM bandwidth than the H200
     /// ([`DeviceProfile::lean_dram`]), each with the `max_m` of the variant it replaces
-    /// ([`KernelPlan::lean_buckets_spec`]); empty where the plans are the same, and in bundles
-    /// built for explicit buckets.
+    /// ([`KernelPlan::lean_buckets_spec`] for the default buckets); empty where the plans are the
+    /// same, and in bundles built for explicit buckets alone.
     pub lean: Cow<'static, [GemmVariant]>,
     /// The split-K reduction.
     pub reduce: CompiledKernel,
@@ -117,16 +117,32 @@ impl GemmBundle {
         Ok((GemmVariant { max_m, plan, main: CompiledKernel::print(&k.main, spec.arch())? }, k))
     }
 
+    /// [`GemmBundle::build`], with `lean`'s plans as [`GemmBundle::lean`]: each replaces the
+    /// bucket of the same largest M on a lean-DRAM GPU, so each must name one of `buckets`.
+    pub fn build_with_lean(spec: &Spec, buckets: &[(u32, KernelPlan)], lean: &[(u32, KernelPlan)]) -> Result<GemmBundle, KernelError> {
+        if let Some((m, _)) = lean.iter().find(|(m, _)| !buckets.iter().any(|(b, _)| b == m)) {
+            return Err(KernelError::Unsupported { spec: spec.id(), reason: format!("a lean-DRAM plan for M <= {m} replaces no bucket") });
+        }
+        let mut b = GemmBundle::build(spec, buckets)?;
+        let lean = lean.iter().map(|&(max_m, plan)| GemmBundle::variant(spec, max_m, plan).map(|(v, _)| v)).collect::<Result<Vec<_>, KernelError>>()?;
+        b.lean = lean.into();
+        Ok(b)
+    }
+
     /// [`GemmBundle::build`] with [`KernelPlan::buckets_spec`], and the lean-DRAM GPUs'
     /// replacements of [`KernelPlan::lean_buckets_spec`] in [`GemmBundle::lean`].
     pub fn build_default(spec: &Spec) -> Result<GemmBundle, KernelError> {
-        let mut b = GemmBundle::build(spec, &KernelPlan::buckets_spec(spec))?;
-        let lean = KernelPlan::lean_buckets_spec(spec)
-            .into_iter()
-            .map(|(max_m, plan)| GemmBundle::variant(spec, max_m, plan).map(|(v, _)| v))
-            .collect::<Result<Vec<_>, KernelError>>()?;
-        b.lean = lean.into();
-        Ok(b)
+        GemmBundle::build_with_lean(spec, &KernelPlan::buckets_spec(spec), &KernelPlan::lean_buckets_spec(spec))
+    }
+
+    /// The `(largest M, plan)` buckets of [`GemmBundle::variants`].
+    pub fn buckets(&self) -> Vec<(u32, KernelPlan)> {
+        self.variants.iter().map(|v| (v.max_m, v.plan)).collect()
+    }
+
+    /// The `(largest M, plan)` replacements of [`GemmBundle::lean`].
+    pub fn lean_buckets(&self) -> Vec<(u32, KernelPlan)> {
+        self.lean.iter().map(|v| (v.max_m, v.plan)).collect()
     }
 
     /// The validated spec.
