@@ -32,6 +32,8 @@ fn main() {
     if native == Arch::Sm90 {
         // The M <= 8 plan of GPUs with less DRAM bandwidth (v28; HUMMING_SANITIZE_K=5120 wraps its ring).
         cases.push(("swapped, four-stage ring, split 2", "u4", ActFormat::F16, native, 5, 2, Some("m1x8_n1x64_k8w_bk512_s4")));
+        // Its five-stage ring where one wave of tiles fills the SMs (v29).
+        cases.push(("swapped, five-stage ring, unsplit", "u4", ActFormat::F16, native, 3, 1, Some("m1x8_n1x64_k8w_bk512_s5")));
         cases.push(("wgmma (sm_90a), split 2", "u4", ActFormat::F16, Arch::Sm90a, 61, 2, Some("m4x16_n4x64_k1w_bk128_s4_wg")));
         cases.push(("warp-specialized, setmaxnreg", "u4", ActFormat::F16, Arch::Sm90a, 45, 1, Some("m3x16_n4x64_k1w_bk128_s4_ws")));
         cases.push(("warp-specialized, split 2", "u4", ActFormat::F16, Arch::Sm90a, 45, 2, Some("m3x16_n4x64_k1w_bk128_s4_ws")));

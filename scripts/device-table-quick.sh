@@ -41,10 +41,10 @@ for part in $PARTS; do
         HUMMING_REQUIRE_GPU=1 HUMMING_PTX_CACHE=/tmp/humming-ptx-cache timeout 320 gpu-bundle/bin/$t --test-threads=1 --nocapture > "$W/quick/$t.log" 2>&1
         echo "$t: exit $?"; grep -hE "test result|checked|worst|failed|FAILED|panicked|default launches" "$W/quick/$t.log" | head -n 12
       done
-      # The lean GPUs' four-stage ring of M <= 8 (v28) under the sanitizers, its ring wrapped.
+      # The lean GPUs' four- and five-stage rings of M <= 8 (v28, v29) under the sanitizers, the rings wrapped.
       for tool in memcheck synccheck racecheck; do
-        HUMMING_SANITIZE_K=5120 timeout 120 compute-sanitizer --tool $tool --error-exitcode 9 gpu-bundle/bin/example_sanitize_a16 "four-stage" > "$W/quick/$tool-ring.log" 2>&1
-        echo "$tool (four-stage ring): exit $?"; grep -hE "ok \(|FAILED|ERROR SUMMARY|RACECHECK SUMMARY" "$W/quick/$tool-ring.log" | head -n 3
+        HUMMING_SANITIZE_K=5120 timeout 120 compute-sanitizer --tool $tool --error-exitcode 9 gpu-bundle/bin/example_sanitize_a16 "stage ring" > "$W/quick/$tool-ring.log" 2>&1
+        echo "$tool (four- and five-stage rings): exit $?"; grep -hE "ok \(|FAILED|ERROR SUMMARY|RACECHECK SUMMARY" "$W/quick/$tool-ring.log" | head -n 4
       done
       echo "checkplans: in $(( $(date +%s) - t0 )) s" ;;
     plans)

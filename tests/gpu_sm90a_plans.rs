@@ -98,7 +98,7 @@ fn gpu_sm90a_default_plans() {
             for (m, device) in MS.into_iter().flat_map(|m| [(m, None), (m, Some(&lean))]) {
                 let plan = KernelPlan::choose_for_device(&spec, m, n, k, device);
                 // wgmma plans, and the lean GPU's plans where they differ from the defaults (the
-                // four-stage ring of M <= 8 and the half-width rule of M 9..16, v28).
+                // four- and five-stage rings of M <= 8 and the half-width rule of M 9..16, v28-v29).
                 if plan.wgmma || (device.is_some() && plan != KernelPlan::choose_for(&spec, m, n, k)) {
                     let e = cases.entry((spec.to_string(), plan.to_string())).or_insert((spec, plan, m));
                     e.2 = e.2.max(m);
@@ -121,7 +121,15 @@ fn gpu_sm90a_default_plans() {
     }
     // The layer as a user launches it: the default plan and split.
     let u4 = specs()[0];
-    for (m, n, k, device) in [(64, 8192, 8192, None), (256, 8192, 8192, None), (8, 28672, 8192, Some(&lean)), (1, 4096, 14336, Some(&lean)), (12, 6144, 4096, Some(&lean))] {
+    let launches = [
+        (64, 8192, 8192, None),
+        (256, 8192, 8192, None),
+        (8, 28672, 8192, Some(&lean)),
+        (1, 4096, 14336, Some(&lean)),
+        (12, 6144, 4096, Some(&lean)),
+        (1, 8192, 4096, Some(&lean)),
+    ];
+    for (m, n, k, device) in launches {
         let plan = KernelPlan::choose_for_device(&u4, m, n, k, device);
         let split = plan.split_k_for(m, n, k, sms);
         match check_gemm(&mut ex, &u4, &plan, (m, n, k), split, 7500 + m as u64) {
@@ -130,9 +138,10 @@ fn gpu_sm90a_default_plans() {
         }
     }
     println!(
-        "GPU sm_90a: {} default (spec, plan) pairs ({} distinct plans) and 5 default launches (8192^2; on a lean-DRAM GPU 28672 x 8192 M = 8, 4096 x 14336 M = 1, 6144 x 4096 M = 12), {} failed",
+        "GPU sm_90a: {} default (spec, plan) pairs ({} distinct plans) and {} default launches (8192^2; on a lean-DRAM GPU 28672 x 8192 M = 8, 4096 x 14336 M = 1, 6144 x 4096 M = 12, 8192 x 4096 M = 1), {} failed",
         cases.len(),
         plans.len(),
+        launches.len(),
         failures.len()
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -211,8 +211,8 @@ fn m65_to_128_deep_k_plan() {
 /// specs wgmma does not generate for and the H200 (or no device) keep the mma.sync plans.
 #[test]
 fn lean_dram_device_plans() {
-    let h100 = DeviceProfile::from_memory_clock(2_619_000, 5120).unwrap();
-    let h200 = DeviceProfile { dram_gbs: 4800.0 };
+    let h100 = DeviceProfile::from_memory_clock(2_619_000, 5120, 132).unwrap();
+    let h200 = DeviceProfile { dram_gbs: 4800.0, sms: 132 };
     let s = spec("u4", ActFormat::F16, Arch::Sm90a);
     for (n, k, split) in [(8192, 28672, 4), (28672, 8192, 1)] {
         for m in [1, 2, 8, 9, 16] {
@@ -232,16 +232,22 @@ fn lean_dram_device_plans() {
         assert_eq!(KernelPlan::buckets_for_device(&s, n, k, Some(&h200)), KernelPlan::buckets_for_spec(&s, n, k));
     }
     // Smaller layers: M <= 8 takes a ring of four 512-deep stages (two CTAs an SM from four
-    // stages a CTA: 6144 x 4096 splits in two), M = 16 the defaults.
-    for (n, k, split) in [(8192, 8192, 2), (4096, 14336, 4), (14336, 4096, 1), (4096, 4096, 2), (6144, 4096, 2)] {
+    // stages a CTA: 6144 x 4096 splits in two), or of five where the unsplit grid fills 7/8 of
+    // the SMs or more, one CTA each (128 of 132: N = 8192; unsplit). M = 16 the defaults.
+    let unknown_sms = DeviceProfile { sms: 0, ..h100 };
+    for (n, k, stages, split) in [(8192, 8192, 5, 1), (8192, 4096, 5, 1), (4096, 14336, 4, 4), (14336, 4096, 4, 1), (4096, 4096, 4, 2), (6144, 4096, 4, 2), (7168, 4096, 4, 2)] {
         for m in [1, 8] {
             let p = KernelPlan::choose_for_device(&s, m, n, k, Some(&h100));
-            assert_eq!(p.to_string(), "m1x8_n1x64_k8w_bk512_s4", "M {m} {n} x {k}");
+            assert_eq!(p.to_string(), format!("m1x8_n1x64_k8w_bk512_s{stages}"), "M {m} {n} x {k}");
             assert_eq!(p.split_k_for(m, n, k, 132), split, "M {m} {n} x {k}");
             assert_eq!(KernelPlan::choose_for(&s, m, n, k).to_string(), "m1x8_n1x64_k8w_bk512_s3", "M {m} {n} x {k}");
             assert_eq!(KernelPlan::choose_for_device(&s, m, n, k, Some(&h200)), KernelPlan::choose_for(&s, m, n, k));
+            // Without the SM count, the four-stage ring (and its split).
+            assert_eq!(KernelPlan::choose_for_device(&s, m, n, k, Some(&unknown_sms)).to_string(), "m1x8_n1x64_k8w_bk512_s4", "M {m} {n} x {k}");
         }
     }
+    // On a GPU of 114 SMs, 8192 columns (128 tiles) are more than one wave: four stages.
+    assert_eq!(KernelPlan::choose_for_device(&s, 1, 8192, 8192, Some(&DeviceProfile { sms: 114, ..h100 })).stages, 4);
     // M 9..16: half-width warps up to 128 n64 blocks where K <= 8192 and N x K <= 6144 x 8192
     // (6144 x 4096 and 8192 x 2048..6144 take them, 4096 x 14336 leaves them); 4096^2, 8192^2 and
     // 14336 x 4096 keep their plans.
@@ -280,15 +286,19 @@ fn lean_dram_device_plans() {
     for (s, n, k) in [(&s, 16384, 4096), (&spec("u8", ActFormat::F16, Arch::Sm90a), 8192, 8192), (&zp, 8192, 8192), (&mxfp4, 8192, 8192), (&spec("u4", ActFormat::F16, Arch::Sm80), 8192, 8192)] {
         assert_eq!(KernelPlan::choose_for_device(s, 1, n, k, Some(&h100)), KernelPlan::choose_for(s, 1, n, k), "{s} {n} x {k}");
     }
-    assert_eq!(KernelPlan::choose_for_device(&spec("u4", ActFormat::F16, Arch::Sm90), 1, 8192, 8192, Some(&h100)).to_string(), "m1x8_n1x64_k8w_bk512_s4");
+    assert_eq!(KernelPlan::choose_for_device(&spec("u4", ActFormat::F16, Arch::Sm90), 1, 8192, 8192, Some(&h100)).to_string(), "m1x8_n1x64_k8w_bk512_s5");
     // The bucket of M <= 8 of a smaller layer's runtime plans.
     let b = KernelPlan::buckets_for_device(&s, 8192, 8192, Some(&h100));
+    assert_eq!((b[0].0, b[0].1.to_string()), (8, "m1x8_n1x64_k8w_bk512_s5".to_string()), "{b:?}");
+    let b = KernelPlan::buckets_for_device(&s, 4096, 14336, Some(&h100));
     assert_eq!((b[0].0, b[0].1.to_string()), (8, "m1x8_n1x64_k8w_bk512_s4".to_string()), "{b:?}");
-    // The four-stage ring on the emulator against the f64 reference: five 512-deep stages (the
-    // ring wraps), a ragged N, unsplit and split in two and three.
-    let ring = KernelPlan::choose_for_device(&s, 5, 8192, 8192, Some(&h100));
-    for split in [1, 2, 3] {
-        check_gemm(&mut Emulator::new(), &s, &ring, (5, 200, 2560), split, 60 + split as u64).unwrap_or_else(|e| panic!("{ring} split {split}: {e}"));
+    // The four- and five-stage rings on the emulator against the f64 reference: seven 512-deep
+    // stages (both rings wrap), a ragged N, unsplit and split in two and three.
+    for (n, k) in [(4096, 14336), (8192, 8192)] {
+        let ring = KernelPlan::choose_for_device(&s, 5, n, k, Some(&h100));
+        for split in [1, 2, 3] {
+            check_gemm(&mut Emulator::new(), &s, &ring, (5, 200, 3584), split, 60 + split as u64).unwrap_or_else(|e| panic!("{ring} split {split}: {e}"));
+        }
     }
     for other in [spec("u4", ActFormat::F16, Arch::Sm90), spec("u4", ActFormat::F16, Arch::Sm80)] {
         assert_eq!(KernelPlan::choose_for_device(&other, 8, 28672, 8192, Some(&h100)), KernelPlan::choose_for(&other, 8, 28672, 8192));
@@ -307,7 +317,7 @@ fn lean_dram_device_plans() {
 fn default_bundles_carry_the_lean_plans() {
     use humming_core::kernel::DeviceProfile;
     let h100 = DeviceProfile::H100_SXM;
-    let h200 = DeviceProfile { dram_gbs: 4800.0 };
+    let h200 = DeviceProfile { dram_gbs: 4800.0, sms: 132 };
     for arch in [Arch::Sm90, Arch::Sm90a] {
         let s = spec("u4", ActFormat::F16, arch);
         let b = GemmBundle::build_default(&s).unwrap();

@@ -62,7 +62,8 @@ impl Gpu {
             let minor = attr(cu::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?;
             let clock = attr(cu::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE).ok();
             let bus = attr(cu::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH).ok();
-            let profile = clock.zip(bus).and_then(|(c, b)| DeviceProfile::from_memory_clock(c, b));
+            let sms = attr(cu::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT).unwrap_or(0);
+            let profile = clock.zip(bus).and_then(|(c, b)| DeviceProfile::from_memory_clock(c, b, sms));
             Ok(Gpu { inner: std::sync::Arc::new(Inner { device, ctx, name, cc: (major, minor), profile }) })
         }
     }
@@ -101,7 +102,7 @@ impl Gpu {
     }
 
     /// What the plan choice knows of this GPU (its DRAM peak, from the memory clock and bus
-    /// width): [`humming_core::kernel::DeviceProfile`]. `None` where the driver does not report
+    /// width, and its multiprocessors): [`humming_core::kernel::DeviceProfile`]. `None` where the driver does not report
     /// them (an error or zero): plans then take the defaults. Read once when the device is
     /// opened.
     pub fn profile(&self) -> Option<DeviceProfile> {

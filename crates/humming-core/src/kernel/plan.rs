@@ -423,7 +423,10 @@ impl KernelPlan {
         // measured for 4-bit integer codes on Hopper only; other specs keep the defaults.
         let lean_mma = lean && bits == 4 && !float_w && matches!(arch, Arch::Sm90 | Arch::Sm90a);
         let plan = KernelPlan::choose_shape(m, n_pad, k_pad, arch, bits, known, float_w, lean_mma);
-        if lean_mma { plan.lean_ring(arch, bits, crate::kernel::qbytes(spec)) } else { plan }
+        match device {
+            Some(d) if lean_mma => plan.lean_ring(arch, bits, crate::kernel::qbytes(spec), known.then_some((n_pad, d.sms))),
+            _ => plan,
+        }
     }
 
     /// On a GPU with less DRAM bandwidth than the H200 ([`DeviceProfile::lean_dram`]), the M <= 8
@@ -438,7 +441,14 @@ impl KernelPlan {
     /// 8192^2 (float codes keep their plan). On the H200 the three-stage ring was the faster
     /// one (v40: 8192^2 M = 1 10.74 against 11.41 us), so the defaults keep it. Other widths and
     /// targets (other shared-memory sizes) were not measured: they keep their plan.
-    fn lean_ring(self, arch: Arch, bits: u8, qbytes: u32) -> KernelPlan {
+    ///
+    /// `layer`: the weights' padded N and the GPU's multiprocessors, where both are known. Where
+    /// the unsplit grid of 64-column tiles fills 7/8 of the SMs or more, one CTA each, the
+    /// plans that take four stages take five instead (one CTA an SM; [`KernelPlan::split_k_for`] then keeps one
+    /// split). v29 (H100 SXM, 128 tiles on 132 SMs, two sweeps in one call): M = 1 / 8 on 8192 x
+    /// 4096 8.28 / 8.73 -> 7.54 / 7.82 us, 8192^2 13.08 / 13.55 -> 12.80 / 13.11 (the four-stage
+    /// ring at split 2 against five stages unsplit; six and seven stages 2-9% slower than five).
+    fn lean_ring(self, arch: Arch, bits: u8, qbytes: u32, layer: Option<(usize, u32)>) -> KernelPlan {
         let one_tile = self.swap && self.m_tiles == 1 && !self.wgmma && !self.ws && !self.halves;
         if !(one_tile && self.bk == 512 && self.stages == 3) {
             return self;
@@ -447,7 +457,13 @@ impl KernelPlan {
         // Two CTAs an SM: 228 KB of shared memory, 1 KB of it reserved a CTA.
         // (u4 with 16-bit scales: 112 KB a CTA; with zero points too, 120 KB, which does not.)
         let two_fit = 2 * (four.smem_bytes_q(bits, qbytes) + 1024) <= 228 * 1024;
-        if four.validate(arch, bits).is_ok() && two_fit { four } else { self }
+        if four.validate(arch, bits).is_err() || !two_fit {
+            return self;
+        }
+        let tiles = layer.map_or(0, |(n_pad, _)| n_pad.div_ceil(self.bn() as usize) as u32);
+        let one_wave = layer.is_some_and(|(_, sms)| tiles <= sms && 8 * tiles >= 7 * sms);
+        let five = KernelPlan { stages: 5, ..self };
+        if one_wave && five.validate(arch, bits).is_ok() { five } else { four }
     }
 
     /// The wgmma plan for M tokens on `n_pad x k_pad` weights, or `None` where the mma.sync
@@ -706,9 +722,11 @@ impl KernelPlan {
         // x 14336 keep 2 and 4).
         // The four-stage ring of 512-deep stages (`lean_ring`, v28): two CTAs an SM from four
         // stages a CTA (6144 x 4096 at M = 1: split 2 6.77 us, split 1 7.09).
-        let two_from = if self.swap && self.m_tiles == 1 && self.bk == 512 && self.stages >= 4 { 4 } else { 6 };
+        // Five and more (v29) leave room for one CTA an SM.
+        let ring = self.swap && self.m_tiles == 1 && self.bk == 512;
+        let two_from = if ring && self.stages >= 4 { 4 } else { 6 };
         let room = |s: u32| {
-            if one_wave || (self.swap && self.m_tiles == 1 && stages < two_from * s) {
+            if one_wave || (ring && self.stages >= 5) || (self.swap && self.m_tiles == 1 && stages < two_from * s) {
                 sms
             } else if self.swap && self.m_tiles == 2 {
                 // ~170 registers a thread: 12 warps of a 64K-register SM (v6 sweep: the best
