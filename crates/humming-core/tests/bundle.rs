@@ -248,6 +248,10 @@ fn lean_dram_device_plans() {
     }
     // On a GPU of 114 SMs, 8192 columns (128 tiles) are more than one wave: four stages.
     assert_eq!(KernelPlan::choose_for_device(&s, 1, 8192, 8192, Some(&DeviceProfile { sms: 114, ..h100 })).stages, 4);
+    // K < 4096 (four stages or fewer) keeps the defaults (v29: 8192 x 2048).
+    for (n, k) in [(8192, 2048), (4096, 2048), (8192, 3584)] {
+        assert_eq!(KernelPlan::choose_for_device(&s, 1, n, k, Some(&h100)), KernelPlan::choose_for(&s, 1, n, k), "{n} x {k}");
+    }
     // M 9..16: half-width warps up to 128 n64 blocks where K <= 8192 and N x K <= 6144 x 8192
     // (6144 x 4096 and 8192 x 2048..6144 take them, 4096 x 14336 leaves them); 4096^2, 8192^2 and
     // 14336 x 4096 keep their plans.

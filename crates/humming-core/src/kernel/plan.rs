@@ -424,7 +424,7 @@ impl KernelPlan {
         let lean_mma = lean && bits == 4 && !float_w && matches!(arch, Arch::Sm90 | Arch::Sm90a);
         let plan = KernelPlan::choose_shape(m, n_pad, k_pad, arch, bits, known, float_w, lean_mma);
         match device {
-            Some(d) if lean_mma => plan.lean_ring(arch, bits, crate::kernel::qbytes(spec), known.then_some((n_pad, d.sms))),
+            Some(d) if lean_mma => plan.lean_ring(arch, bits, crate::kernel::qbytes(spec), known.then_some((n_pad, k_pad, d.sms))),
             _ => plan,
         }
     }
@@ -442,15 +442,18 @@ impl KernelPlan {
     /// one (v40: 8192^2 M = 1 10.74 against 11.41 us), so the defaults keep it. Other widths and
     /// targets (other shared-memory sizes) were not measured: they keep their plan.
     ///
-    /// `layer`: the weights' padded N and the GPU's multiprocessors, where both are known. Where
-    /// the unsplit grid of 64-column tiles fills 7/8 of the SMs or more, one CTA each, the
-    /// plans that take four stages take five instead (one CTA an SM; [`KernelPlan::split_k_for`] then keeps one
-    /// split). v29 (H100 SXM, 128 tiles on 132 SMs, two sweeps in one call): M = 1 / 8 on 8192 x
-    /// 4096 8.28 / 8.73 -> 7.54 / 7.82 us, 8192^2 13.08 / 13.55 -> 12.80 / 13.11 (the four-stage
-    /// ring at split 2 against five stages unsplit; six and seven stages 2-9% slower than five).
-    fn lean_ring(self, arch: Arch, bits: u8, qbytes: u32, layer: Option<(usize, u32)>) -> KernelPlan {
+    /// `layer`: the weights' padded N and K and the GPU's multiprocessors, where known. Layers
+    /// of K < 4096 (four 512-deep stages or fewer) keep their plan (v29: 8192 x 2048 M = 1 / 8
+    /// 4.54 / 4.79 us with it, 4.87 / 5.25 with five stages). Where the unsplit grid of 64-column
+    /// tiles fills 7/8 of the SMs or more, one CTA each, the plans that take four stages take
+    /// five instead (one CTA an SM; [`KernelPlan::split_k_for`] then keeps one split). v29 (H100
+    /// SXM, 128 tiles on 132 SMs): a sweep, the four-stage ring at split 2 against five stages
+    /// unsplit, M = 1 / 8 on 8192 x 4096 8.28 / 8.73 -> 7.54 / 7.82 us, 8192^2 13.08 / 13.55 ->
+    /// 12.80 / 13.11 (six and seven stages 2-9% slower than five); the A/B against the defaults
+    /// (three alternations): 8192 x 4096 / 6144 / 8192 / 14336 -3..-8% at M = 1..8, bf16 -3..-6%.
+    fn lean_ring(self, arch: Arch, bits: u8, qbytes: u32, layer: Option<(usize, usize, u32)>) -> KernelPlan {
         let one_tile = self.swap && self.m_tiles == 1 && !self.wgmma && !self.ws && !self.halves;
-        if !(one_tile && self.bk == 512 && self.stages == 3) {
+        if !(one_tile && self.bk == 512 && self.stages == 3) || layer.is_some_and(|(_, k_pad, _)| k_pad < 4096) {
             return self;
         }
         let four = KernelPlan { stages: 4, ..self };
@@ -460,8 +463,8 @@ impl KernelPlan {
         if four.validate(arch, bits).is_err() || !two_fit {
             return self;
         }
-        let tiles = layer.map_or(0, |(n_pad, _)| n_pad.div_ceil(self.bn() as usize) as u32);
-        let one_wave = layer.is_some_and(|(_, sms)| tiles <= sms && 8 * tiles >= 7 * sms);
+        let tiles = layer.map_or(0, |(n_pad, _, _)| n_pad.div_ceil(self.bn() as usize) as u32);
+        let one_wave = layer.is_some_and(|(_, _, sms)| tiles <= sms && 8 * tiles >= 7 * sms);
         let five = KernelPlan { stages: 5, ..self };
         if one_wave && five.validate(arch, bits).is_ok() { five } else { four }
     }
