@@ -2,7 +2,8 @@
 //! on an H200 (4.8 TB/s); a GPU with less DRAM bandwidth moves some choices (on an H100 SXM,
 //! 3.35 TB/s: v27, the warp-specialized 16-row wgmma tile streams the largest layers' weights
 //! faster than the mma.sync plans at M <= 16; v28, smaller layers take a deeper ring at M <= 8
-//! and another half-width rule at M 9..16). The runtime reads it from the driver
+//! and another half-width rule at M 9..16; v29, a deeper ring still where one wave of tiles
+//! fills the SMs, which needs their count). The runtime reads it from the driver
 //! (`humming_cuda::Gpu::profile`); build-time kernel sets (the macro's) carry the plans of one
 //! lean GPU ([`DeviceProfile::H100_SXM`]) where they differ from the defaults, and the launch
 //! picks them on any lean GPU.
