@@ -265,7 +265,7 @@ fn back_to_back_layers(gpu: &Gpu, arch: Arch) {
     let layer = |rng: &mut humming::core::rng::SplitMix64, n: usize, k: usize| {
         let amp = (3.0 / k as f32).sqrt();
         let w: Vec<f32> = (0..n * k).map(|_| amp * rng.unit_f32()).collect();
-        QuantizedLinear::from_f32(&gpu, &w, n, k, &spec).unwrap()
+        QuantizedLinear::from_f32(gpu, &w, n, k, &spec).unwrap()
     };
     let (up, down) = (layer(&mut rng, f, d), layer(&mut rng, d, f));
     let pdl = up.bundle().variants.iter().all(|v| v.main.waits_for_prior_grid());
@@ -274,8 +274,8 @@ fn back_to_back_layers(gpu: &Gpu, arch: Arch) {
         let x0: Vec<f16> = (0..m * d).map(|_| f16::from_f32(rng.unit_f32())).collect();
         let run = |sync: bool| -> Vec<u16> {
             let stream = gpu.stream().unwrap();
-            let mut x = DeviceBuf::from_slice(&gpu, &x0).unwrap();
-            let mut h = DeviceBuf::<f16>::poisoned(&gpu, m * f).unwrap();
+            let mut x = DeviceBuf::from_slice(gpu, &x0).unwrap();
+            let mut h = DeviceBuf::<f16>::poisoned(gpu, m * f).unwrap();
             for _ in 0..6 {
                 up.forward(&stream, &x, &mut h).unwrap();
                 if sync {
@@ -317,13 +317,13 @@ fn workspace_reuse(gpu: &Gpu, arch: Arch) {
     let calls = [1usize, 8, 5, 8, 16, 64, 8, 1, 33, 1];
     let xs: Vec<Vec<f16>> = calls.iter().map(|&m| (0..m * k).map(|_| f16::from_f32(rng.unit_f32())).collect()).collect();
     let run = |sync: bool| -> Vec<Vec<u16>> {
-        let layer = QuantizedLinear::from_f32(&gpu, &w, n, k, &spec).unwrap();
+        let layer = QuantizedLinear::from_f32(gpu, &w, n, k, &spec).unwrap();
         let streams = [gpu.stream().unwrap(), gpu.stream().unwrap()];
         let mut outs = Vec::new();
         for (i, x) in xs.iter().enumerate() {
             let stream = &streams[i % 2];
-            let x = DeviceBuf::from_slice(&gpu, x).unwrap();
-            let mut y = DeviceBuf::<f16>::poisoned(&gpu, calls[i] * n).unwrap();
+            let x = DeviceBuf::from_slice(gpu, x).unwrap();
+            let mut y = DeviceBuf::<f16>::poisoned(gpu, calls[i] * n).unwrap();
             layer.forward(stream, &x, &mut y).unwrap();
             if sync {
                 stream.synchronize().unwrap();

@@ -36,6 +36,14 @@ pub(super) struct WsLoop {
     pub(super) regs: (u32, u32, u32),
 }
 
+/// The producer's copy of one stage: (stage index, slot offset, activations?, weights?, the
+/// `full` barrier its copies arrive on).
+pub(super) type LoadStage<'a> = dyn Fn(&mut KernelBuilder, Reg, Reg, bool, bool, Option<Reg>) + 'a;
+
+/// The math warps' work on one stage: (stage index, slot offset, the release of the previous
+/// stage's slot, run once its wgmmas have retired).
+pub(super) type Compute<'a> = dyn Fn(&mut KernelBuilder, Reg, Reg, Option<&dyn Fn(&mut KernelBuilder)>) + 'a;
+
 /// The main loop of a warp-specialized plan ([`KernelPlan::ws`]). Stage `it` lives in ring slot
 /// `it % stages`, whose `full` barrier (`full_arrivals`: the producer threads' `cp.async.mbarrier.
 /// arrive.noinc`, each once its copies have landed, and one arrival with the bytes of the
@@ -51,9 +59,9 @@ pub(super) struct WsLoop {
 pub(super) fn warp_specialized_loop(
     b: &mut KernelBuilder,
     l: &WsLoop,
-    load_stage: &dyn Fn(&mut KernelBuilder, Reg, Reg, bool, bool, Option<Reg>),
+    load_stage: &LoadStage<'_>,
     first_weights: &dyn Fn(&mut KernelBuilder),
-    compute: &dyn Fn(&mut KernelBuilder, Reg, Reg, Option<&dyn Fn(&mut KernelBuilder)>),
+    compute: &Compute<'_>,
     epilogue: &dyn Fn(&mut KernelBuilder),
 ) {
     let s = l.stages;
