@@ -102,9 +102,9 @@ impl Gpu {
     }
 
     /// What the plan choice knows of this GPU (its DRAM peak, from the memory clock and bus
-    /// width, and its multiprocessors): [`humming_core::kernel::DeviceProfile`]. `None` where the driver does not report
-    /// them (an error or zero): plans then take the defaults. Read once when the device is
-    /// opened.
+    /// width, and its multiprocessors): [`humming_core::kernel::DeviceProfile`]. `None` where the
+    /// driver does not report the clock or width (an error or zero): plans then take the
+    /// defaults. Read once when the device is opened.
     pub fn profile(&self) -> Option<DeviceProfile> {
         self.inner.profile
     }

@@ -463,10 +463,13 @@ impl KernelPlan {
         if four.validate(arch, bits).is_err() || !two_fit {
             return self;
         }
-        let tiles = layer.map_or(0, |(n_pad, _, _)| n_pad.div_ceil(self.bn() as usize) as u32);
-        let one_wave = layer.is_some_and(|(_, _, sms)| tiles <= sms && 8 * tiles >= 7 * sms);
+        // One CTA on 7/8 of the SMs or more (the unsplit grid's 64-column tiles).
+        let fills_sms = layer.is_some_and(|(n_pad, _, sms)| {
+            let tiles = n_pad.div_ceil(self.bn() as usize) as u32;
+            tiles <= sms && 8 * tiles >= 7 * sms
+        });
         let five = KernelPlan { stages: 5, ..self };
-        if one_wave && five.validate(arch, bits).is_ok() { five } else { four }
+        if fills_sms && five.validate(arch, bits).is_ok() { five } else { four }
     }
 
     /// The wgmma plan for M tokens on `n_pad x k_pad` weights, or `None` where the mma.sync
