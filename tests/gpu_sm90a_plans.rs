@@ -128,6 +128,7 @@ fn gpu_sm90a_default_plans() {
         (1, 4096, 14336, Some(&lean)),
         (12, 6144, 4096, Some(&lean)),
         (1, 8192, 4096, Some(&lean)),
+        (16, 8192, 8192, Some(&lean)),
     ];
     for (m, n, k, device) in launches {
         let plan = KernelPlan::choose_for_device(&u4, m, n, k, device);
@@ -138,7 +139,7 @@ fn gpu_sm90a_default_plans() {
         }
     }
     println!(
-        "GPU sm_90a: {} default (spec, plan) pairs ({} distinct plans) and {} default launches (8192^2; on a lean-DRAM GPU 28672 x 8192 M = 8, 4096 x 14336 M = 1, 6144 x 4096 M = 12, 8192 x 4096 M = 1), {} failed",
+        "GPU sm_90a: {} default (spec, plan) pairs ({} distinct plans) and {} default launches (8192^2; on a lean-DRAM GPU 28672 x 8192 M = 8, 4096 x 14336 M = 1, 6144 x 4096 M = 12, 8192 x 4096 M = 1, 8192^2 M = 16), {} failed",
         cases.len(),
         plans.len(),
         launches.len(),

@@ -253,19 +253,27 @@ fn lean_dram_device_plans() {
         assert_eq!(KernelPlan::choose_for_device(&s, 1, n, k, Some(&h100)), KernelPlan::choose_for(&s, 1, n, k), "{n} x {k}");
     }
     // M 9..16: half-width warps up to 128 n64 blocks where K <= 8192 and N x K <= 6144 x 8192
-    // (6144 x 4096 and 8192 x 2048..6144 take them, 4096 x 14336 leaves them); 4096^2, 8192^2 and
-    // 14336 x 4096 keep their plans.
+    // (6144 x 4096 and 8192 x 2048..6144 take them), and on the other layers below 256 blocks and
+    // K 16384 with three stages, two CTAs an SM (8192^2, 14336 x 4096, 4096 x 14336), where that
+    // grid fills 3/4 of two CTAs an SM; 4096^2, wide layers and 10240 / 12288 x 4096 (160 / 192
+    // CTAs on 264 places) keep their plans.
     for m in [9, 12, 16] {
-        let (half, full) = ("m2x8_n2x32_k4w_bk512_s4", "m2x8_n2x64_k4w_bk512_s3");
-        for (n, k, lean, default, split) in
-            [(6144, 4096, half, full, 1), (8192, 2048, half, full, 1), (8192, 4096, half, full, 1), (8192, 6144, half, full, 1), (4096, 14336, full, half, 4)]
-        {
+        let (half, full, pair) = ("m2x8_n2x32_k4w_bk512_s4", "m2x8_n2x64_k4w_bk512_s3", "m2x8_n2x32_k4w_bk512_s3");
+        for (n, k, lean, default, split) in [
+            (6144, 4096, half, full, 1),
+            (8192, 2048, half, full, 1),
+            (8192, 4096, half, full, 1),
+            (8192, 6144, half, full, 1),
+            (8192, 8192, pair, full, 2),
+            (14336, 4096, pair, full, 1),
+            (4096, 14336, pair, half, 4),
+        ] {
             let p = KernelPlan::choose_for_device(&s, m, n, k, Some(&h100));
             assert_eq!((p.to_string(), p.split_k_for(m, n, k, 132)), (lean.to_string(), split), "M {m} {n} x {k}");
             assert_eq!(KernelPlan::choose_for(&s, m, n, k).to_string(), default, "M {m} {n} x {k}");
             assert_eq!(KernelPlan::choose_for_device(&s, m, n, k, Some(&h200)), KernelPlan::choose_for(&s, m, n, k));
         }
-        for (n, k) in [(4096, 4096), (8192, 8192), (14336, 4096), (8192, 14336), (10240, 4096)] {
+        for (n, k) in [(4096, 4096), (16384, 4096), (10240, 4096), (12288, 4096)] {
             assert_eq!(KernelPlan::choose_for_device(&s, m, n, k, Some(&h100)), KernelPlan::choose_for(&s, m, n, k), "M {m} {n} x {k}");
         }
         for other in [&spec("u4", ActFormat::F16, Arch::Sm80), &spec("u8", ActFormat::F16, Arch::Sm90a)] {
@@ -298,6 +306,11 @@ fn lean_dram_device_plans() {
     assert_eq!((b[0].0, b[0].1.to_string()), (8, "m1x8_n1x64_k8w_bk512_s4".to_string()), "{b:?}");
     // The four- and five-stage rings on the emulator against the f64 reference: seven 512-deep
     // stages (both rings wrap), a ragged N, unsplit and split in two and three.
+    // And the half-width three-stage plan of M 9..16 (two CTAs an SM).
+    let pair = KernelPlan::choose_for_device(&s, 13, 8192, 8192, Some(&h100));
+    for split in [1, 2, 3] {
+        check_gemm(&mut Emulator::new(), &s, &pair, (13, 200, 3584), split, 70 + split as u64).unwrap_or_else(|e| panic!("{pair} split {split}: {e}"));
+    }
     for (n, k) in [(4096, 14336), (8192, 8192)] {
         let ring = KernelPlan::choose_for_device(&s, 5, n, k, Some(&h100));
         for split in [1, 2, 3] {

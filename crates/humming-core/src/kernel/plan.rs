@@ -350,7 +350,13 @@ impl KernelPlan {
         // keep their plans: the best in the sweep); v29 (A/B, M = 9 / 16): 8192 x 2048 -19%,
         // 8192 x 4096 -9 / -7%, 7168 x 4096 -6%, 8192 x 6144 -5 / -2%, but 8192^2 -2 / +1%.
         let narrow = if lean { n_blocks <= 128 && k_pad <= 8192 && n_pad * k_pad <= 6144 * 8192 } else { n_blocks <= 64 };
-        let halves = (two_tiles && known && narrow || tall) && bits % 2 == 0;
+        // On such a GPU the other layers below 256 blocks and K 16384 take half-width warps too,
+        // with three stages: two CTAs an SM (115 registers, 110 KB each). v29 (H100, M = 16, a
+        // sweep with splits 1/2/4): 8192^2 14.90 -> 14.30 us (split 2), 14336 x 4096 12.88 ->
+        // 12.13 (split 1), 4096 x 14336 13.34 -> 12.63 (split 4); also the fastest from the L2.
+        // Only where its grid fills two CTAs an SM well (`KernelPlan::pair_fills`).
+        let pair = lean && two_tiles && known && !narrow && !wide && !deep;
+        let halves = (two_tiles && known && (narrow || pair) || tall) && bits % 2 == 0;
         let m_tiles = match (swap, tall && halves) {
             (true, _) => m.div_ceil(8).clamp(1, 2) as u32,
             (false, true) => 8,
@@ -359,7 +365,7 @@ impl KernelPlan {
         let (n_warps, k_warps, bk, stages) = match (m, wide) {
             (0..=16, false) if !two_tiles => (1, 8, 512, 3),
             (0..=16, true) if !two_tiles => (2, 4, 256, 4),
-            (9..=16, _) if halves => (1, 4, 512, 4),
+            (9..=16, _) if halves => (1, 4, 512, if pair { 3 } else { 4 }),
             (9..=16, _) if !wide && !deep => (2, 4, 512, 3),
             (9..=16, _) => (2, 2, 256, 4),
             (17..=32, false) => (1, 4, 256, 4),
@@ -424,9 +430,25 @@ impl KernelPlan {
         let lean_mma = lean && bits == 4 && !float_w && matches!(arch, Arch::Sm90 | Arch::Sm90a);
         let plan = KernelPlan::choose_shape(m, n_pad, k_pad, arch, bits, known, float_w, lean_mma);
         match device {
+            Some(d) if lean_mma && plan.is_pair() && !plan.pair_fills(m, n_pad, k_pad, d.sms) => KernelPlan::choose_shape(m, n_pad, k_pad, arch, bits, known, float_w, false),
             Some(d) if lean_mma => plan.lean_ring(arch, bits, crate::kernel::qbytes(spec), known.then_some((n_pad, k_pad, d.sms))),
             _ => plan,
         }
+    }
+
+    /// The lean-DRAM half-width plan of M 9..16 with three stages, two CTAs an SM
+    /// ([`KernelPlan::choose_shape`]'s `pair`).
+    fn is_pair(&self) -> bool {
+        self.swap && self.m_tiles == 2 && self.halves && self.bk == 512 && self.stages == 3
+    }
+
+    /// Whether that plan's grid (tiles x its split) fills 3/4 of two CTAs an SM or more; where it
+    /// does not, the layer keeps the default plan. v30 (H100, A/B against the defaults, M = 9 /
+    /// 12 / 16): 14336 x 4096 (224 CTAs on 264 places) -5 / -5 / -6%, 8192^2, 8192 x 14336 and
+    /// 4096 x 14336 (256 CTAs) -2..-13%, but 10240 x 4096 (160 CTAs, 61%) +0.5 / +1.7 / +0.9%.
+    fn pair_fills(&self, m: usize, n_pad: usize, k_pad: usize, sms: u32) -> bool {
+        let ctas = (n_pad as u32).div_ceil(self.bn()) * self.split_k_for(m, n_pad, k_pad, sms);
+        4 * ctas >= 3 * 2 * sms
     }
 
     /// On a GPU with less DRAM bandwidth than the H200 ([`DeviceProfile::lean_dram`]), the M <= 8
@@ -737,7 +759,10 @@ impl KernelPlan {
             } else if self.swap && self.m_tiles == 2 {
                 // ~170 registers a thread: 12 warps of a 64K-register SM (v6 sweep: the best
                 // split fills those, e.g. 2 for 8 warps and 64 tiles, 4 for 4 warps and 64 tiles).
-                (12 / (self.threads() / 32)).max(1) * sms
+                // Half-width warps (115 registers) with three 512-deep stages (110 KB on a Hopper
+                // SM) run two CTAs of 8 warps (v29: 8192^2 at M = 16 best at split 2).
+                let warps = if self.halves && self.bk == 512 && self.stages == 3 { 16 } else { 12 };
+                (warps / (self.threads() / 32)).max(1) * sms
             } else {
                 21 * sms / 10
             }
