@@ -39,6 +39,10 @@ fn main() {
         cases.push(("warp-specialized, split 2", "u4", ActFormat::F16, Arch::Sm90a, 45, 2, Some("m3x16_n4x64_k1w_bk128_s4_ws")));
         cases.push(("warp-specialized 256 rows, split 2", "u4", ActFormat::F16, Arch::Sm90a, 200, 2, Some("m16x16_n2x64_k1w_bk64_s5_ws")));
         cases.push(("warp-specialized 32 rows, f32 sums, split 2", "u4", ActFormat::F16, Arch::Sm90a, 29, 2, Some("m2x16_n4x64_k1w_bk128_s4_ws")));
+        // The lean GPUs' plans of v30: two CTAs an SM at M 9..16, two math warpgroups at M 17..48.
+        cases.push(("swapped, half-width, two CTAs an SM, split 2", "u4", ActFormat::F16, native, 13, 2, Some("m2x8_n2x32_k4w_bk512_s3")));
+        cases.push(("warp-specialized 32 rows, two math warpgroups, split 2", "u4", ActFormat::F16, Arch::Sm90a, 29, 2, Some("m2x16_n2x64_k1w_bk128_s4_ws")));
+        cases.push(("warp-specialized 48 rows, two math warpgroups, split 2", "u4", ActFormat::F16, Arch::Sm90a, 45, 2, Some("m3x16_n2x64_k1w_bk128_s4_ws")));
     }
     if let Some(only) = std::env::args().nth(1) {
         cases.retain(|c| c.0.contains(only.as_str()));

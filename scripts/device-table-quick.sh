@@ -6,7 +6,7 @@
 # lean-DRAM tile against the defaults, `l2` both from the L2 (one weight copy),
 # `big` plans x splits at M = 128 / 256 on the two large layers, `overhead` a GEMM's
 # fixed cost at M = 1 (a K sweep beside the streaming-read floor), `small` the M <= 8 plans'
-# neighbours. PARTS picks which run ("table
+# neighbours, `mid` the warp-specialized tiles' neighbours at M 17..64. PARTS picks which run ("table
 # quick" by default: 140 + 250 s on an H100, more where machines are slower; split them over two
 # 600 s calls when in doubt). Each part runs under its own timeout. Run on the GPU
 # machine after `bash scripts/gpu-bundle.sh` here. The device tool returns at most 8 files from
@@ -34,6 +34,16 @@ for part in $PARTS; do
       HUMMING_REQUIRE_GPU=1 timeout 200 gpu-bundle/bin/gpu_sm90a_plans --test-threads=1 --nocapture --exact gpu_sm90a_default_plans > "$W/quick/gpu_sm90a_default_plans.log" 2>&1
       echo "gpu_sm90a_default_plans: exit $?"; grep -hE "test result|default launches|FAILED|panicked|\(default\)" "$W/quick/gpu_sm90a_default_plans.log" | head -n 12
       echo "checklean: in $(( $(date +%s) - t0 )) s" ;;
+    checkmid)
+      # The sm_90a default plans of both profiles (checklean) and the lean GPU's v30 plans (two CTAs
+      # an SM at M 9..16, two math warpgroups at M 17..48) under the sanitizers.
+      HUMMING_REQUIRE_GPU=1 timeout 200 gpu-bundle/bin/gpu_sm90a_plans --test-threads=1 --nocapture --exact gpu_sm90a_default_plans > "$W/quick/gpu_sm90a_default_plans.log" 2>&1
+      echo "gpu_sm90a_default_plans: exit $?"; grep -hE "test result|default launches|FAILED|panicked|\(default\)" "$W/quick/gpu_sm90a_default_plans.log" | head -n 12
+      for tool in memcheck synccheck racecheck; do
+        HUMMING_SANITIZE_K=5120 timeout 150 compute-sanitizer --tool $tool --error-exitcode 9 gpu-bundle/bin/example_sanitize_a16 "two" > "$W/quick/$tool-two.log" 2>&1
+        echo "$tool (v30 plans): exit $?"; grep -hE "ok \(|FAILED|ERROR SUMMARY|RACECHECK SUMMARY" "$W/quick/$tool-two.log" | head -n 5
+      done
+      echo "checkmid: in $(( $(date +%s) - t0 )) s" ;;
     checkplans)
       # The GPU suites that a plan-choice change touches (the sm_90a plans incl. this GPU's, the
       # layer API), without device-quick.sh's sanitizers and examples.
@@ -52,7 +62,7 @@ for part in $PARTS; do
       # issue shapes, alternated three times in one process each (A/B, graph harness).
       # ab_summary.py's labels: bench_a16 (new: this GPU's plans), bench_a16_old (the defaults).
       # PLANS_SHAPES / PLANS_M pick the cells; PLANS_FORMATS adds other specs (bench_a16 flags,
-      # separated by ';') on the first two shapes at M = 1 and 8.
+      # separated by ';') on the first two shapes at M = 1 and 8 (PLANS_FORMATS_M).
       PS=${PLANS_SHAPES:-8192x8192,8192x28672,28672x8192}
       for r in 1 2 3; do for d in "" "--default-plans"; do
         timeout 90 gpu-bundle/bin/example_bench_a16 --arch ${ARCH:-sm_90a} --no-copy $d --label "bench_a16${d:+_old}" --shapes $PS \
@@ -60,7 +70,7 @@ for part in $PARTS; do
         IFS=';' read -ra fmts <<< "${PLANS_FORMATS:-}"
         for f in "${fmts[@]}"; do
           timeout 60 gpu-bundle/bin/example_bench_a16 --arch ${ARCH:-sm_90a} --no-copy $d $f --label "bench_a16${d:+_old}" --shapes $(echo $PS | cut -d, -f1-2) \
-            --m 1,8 --harness graph >> "$W/bench/plans.jsonl" 2>> "$W/bench/plans.err"
+            --m ${PLANS_FORMATS_M:-1,8} --harness graph >> "$W/bench/plans.jsonl" 2>> "$W/bench/plans.err"
         done
       done; done
       python3 scripts/ab_summary.py "$W/bench/plans.jsonl" > "$W/bench/plans.txt" 2>&1 || true
@@ -127,6 +137,20 @@ for part in $PARTS; do
       done
       echo "small: in $(( $(date +%s) - t0 )) s"; cat "$W/bench/small-1.txt" "$W/bench/small-2.txt"; tail -n 5 "$W/bench/small.err"
       cat "$W/bench/small-1.jsonl" "$W/bench/small-2.jsonl" > "$OUT/small.jsonl"; cat "$W/bench/small-1.txt" "$W/bench/small-2.txt" > "$OUT/small.txt" ;;
+    mid)
+      # The warp-specialized tiles' neighbours at M 17..64 (MID_SHAPES, MID_M, MID_PLANS) x splits,
+      # twice; MID_FORMATS adds other specs (bench_a16 flags, ';' between them) on the first two
+      # shapes. sweep_best.py: the best of each cell against the default (the first record).
+      IFS=';' read -ra fmts <<< "${MID_FORMATS:-}"
+      for r in 1 2; do for f in "" "${fmts[@]}"; do
+        sh=${MID_SHAPES:-8192x8192,14336x4096,4096x14336,8192x4096}; [ -n "$f" ] && sh=$(echo $sh | cut -d, -f1-2)
+        timeout 150 gpu-bundle/bin/example_bench_a16 --arch ${ARCH:-sm_90a} --no-copy --label mid $f --shapes $sh --m ${MID_M:-24,32} --harness graph --splits auto,1,2,4 \
+          --plans auto,${MID_PLANS:-m2x16_n2x64_k1w_bk128_s4_ws,m2x16_n4x64_k1w_bk128_s4_ws} >> "$W/bench/mid-$r.jsonl" 2>> "$W/bench/mid.err"
+      done
+        python3 scripts/sweep_best.py "$W/bench/mid-$r.jsonl" > "$W/bench/mid-$r.txt" 2>&1 || true
+      done
+      echo "mid: in $(( $(date +%s) - t0 )) s"; cat "$W/bench/mid-1.txt" "$W/bench/mid-2.txt"; tail -n 5 "$W/bench/mid.err"
+      cat "$W/bench/mid-1.jsonl" "$W/bench/mid-2.jsonl" > "$OUT/mid.jsonl"; cat "$W/bench/mid-1.txt" "$W/bench/mid-2.txt" > "$OUT/mid.txt" ;;
     *) echo "unknown part $part"; exit 2 ;;
   esac
 done

@@ -254,9 +254,9 @@ fn lean_dram_device_plans() {
     }
     // M 9..16: half-width warps up to 128 n64 blocks where K <= 8192 and N x K <= 6144 x 8192
     // (6144 x 4096 and 8192 x 2048..6144 take them), and on the other layers below 256 blocks and
-    // K 16384 with three stages, two CTAs an SM (8192^2, 14336 x 4096, 4096 x 14336), where that
-    // grid fills 3/4 of two CTAs an SM; 4096^2, wide layers and 10240 / 12288 x 4096 (160 / 192
-    // CTAs on 264 places) keep their plans.
+    // K 16384 with three stages, two CTAs an SM (8192^2, 14336 x 4096, 4096 x 14336, 12288 x
+    // 4096), where that grid fills 2/3 of two CTAs an SM; 4096^2, wide layers and 10240 / 11008 x
+    // 4096 (160 / 172 CTAs on 264 places) keep their plans.
     for m in [9, 12, 16] {
         let (half, full, pair) = ("m2x8_n2x32_k4w_bk512_s4", "m2x8_n2x64_k4w_bk512_s3", "m2x8_n2x32_k4w_bk512_s3");
         for (n, k, lean, default, split) in [
@@ -266,6 +266,7 @@ fn lean_dram_device_plans() {
             (8192, 6144, half, full, 1),
             (8192, 8192, pair, full, 2),
             (14336, 4096, pair, full, 1),
+            (12288, 4096, pair, full, 1),
             (4096, 14336, pair, half, 4),
         ] {
             let p = KernelPlan::choose_for_device(&s, m, n, k, Some(&h100));
@@ -273,7 +274,7 @@ fn lean_dram_device_plans() {
             assert_eq!(KernelPlan::choose_for(&s, m, n, k).to_string(), default, "M {m} {n} x {k}");
             assert_eq!(KernelPlan::choose_for_device(&s, m, n, k, Some(&h200)), KernelPlan::choose_for(&s, m, n, k));
         }
-        for (n, k) in [(4096, 4096), (16384, 4096), (10240, 4096), (12288, 4096)] {
+        for (n, k) in [(4096, 4096), (16384, 4096), (10240, 4096), (11008, 4096)] {
             assert_eq!(KernelPlan::choose_for_device(&s, m, n, k, Some(&h100)), KernelPlan::choose_for(&s, m, n, k), "M {m} {n} x {k}");
         }
         for other in [&spec("u4", ActFormat::F16, Arch::Sm80), &spec("u8", ActFormat::F16, Arch::Sm90a)] {
@@ -330,6 +331,63 @@ fn lean_dram_device_plans() {
 
 /// Default bundles carry the plans that differ on a lean-DRAM GPU (`GemmBundle::lean`, by the
 /// replaced bucket's `max_m`), and the selection takes them on such a GPU only.
+/// A lean-DRAM GPU's warp-specialized tiles at M 17..48 (v30, H100): the 32-row tile on 4-bit
+/// layers from 4096^2 elements, with two math warpgroups up to 8192^2 and four above; the 48-row
+/// tile with two for integer codes from 4096 x 14336 to 8192^2 elements. The H200, smaller and
+/// larger layers, and the kernel sets of unknown shapes keep the defaults.
+#[test]
+fn lean_dram_mid_plans() {
+    let h100 = DeviceProfile::H100_SXM;
+    let h200 = DeviceProfile { dram_gbs: 4800.0, sms: 132 };
+    let mxfp4 = {
+        let mut p = SpecParts::new(WeightFormat::parse("e2m1").unwrap(), ActFormat::Bf16);
+        (p.arch, p.scale, p.group) = (Arch::Sm90a, ScaleFormat::Ue8m0, ScaleGroup::Group(32));
+        Spec::new(p).unwrap()
+    };
+    let (u4, u4_bf16) = (spec("u4", ActFormat::F16, Arch::Sm90a), spec("u4", ActFormat::Bf16, Arch::Sm90a));
+    let (two, four) = ("m2x16_n2x64_k1w_bk128_s4_ws", "m2x16_n4x64_k1w_bk128_s4_ws");
+    for s in [&u4, &u4_bf16, &mxfp4] {
+        for m in [17, 24, 32] {
+            for (n, k, plan, split) in
+                [(8192, 8192, two, 2), (4096, 14336, two, 4), (14336, 4096, two, 1), (12288, 4096, two, 1), (6144, 4096, two, 2), (4096, 4096, two, 4), (8192, 2048, two, 2), (5120, 13824, four, 4)]
+            {
+                let p = KernelPlan::choose_for_device(s, m, n, k, Some(&h100));
+                assert_eq!((p.to_string(), p.split_k_for(m, n, k, 132)), (plan.to_string(), split), "{s} M {m} {n} x {k}");
+                assert_eq!(KernelPlan::choose_for_device(s, m, n, k, Some(&h200)), KernelPlan::choose_for(s, m, n, k), "{s} M {m} {n} x {k}");
+            }
+            for (n, k) in [(2048, 4096), (8192, 14336), (28672, 8192), (8192, 28672)] {
+                assert_eq!(KernelPlan::choose_for_device(s, m, n, k, Some(&h100)), KernelPlan::choose_for(s, m, n, k), "{s} M {m} {n} x {k}");
+            }
+        }
+    }
+    for m in [33, 40, 48] {
+        for s in [&u4, &u4_bf16] {
+            for (n, k, split) in [(8192, 8192, 2), (14336, 4096, 1), (4096, 14336, 4)] {
+                let p = KernelPlan::choose_for_device(s, m, n, k, Some(&h100));
+                assert_eq!((p.to_string(), p.split_k_for(m, n, k, 132)), ("m3x16_n2x64_k1w_bk128_s4_ws".to_string(), split), "{s} M {m} {n} x {k}");
+                assert_ne!(p, KernelPlan::choose_for(s, m, n, k));
+            }
+        }
+        for (s, n, k) in [(&u4, 8192, 4096), (&u4, 6144, 4096), (&u4, 28672, 8192), (&u4, 8192, 14336), (&mxfp4, 8192, 8192)] {
+            assert_eq!(KernelPlan::choose_for_device(s, m, n, k, Some(&h100)), KernelPlan::choose_for(s, m, n, k), "{s} M {m} {n} x {k}");
+        }
+    }
+    // M = 64 and other targets and widths as before; unknown shapes (the macro's lean kernel sets) too.
+    for (s, m) in [(&u4, 64), (&spec("u4", ActFormat::F16, Arch::Sm90), 32), (&spec("u8", ActFormat::F16, Arch::Sm90a), 32), (&spec("u3", ActFormat::F16, Arch::Sm90a), 32)] {
+        assert_eq!(KernelPlan::choose_for_device(s, m, 8192, 8192, Some(&h100)), KernelPlan::choose_for(s, m, 8192, 8192), "{s} M {m}");
+    }
+    let lean_sets = KernelPlan::lean_buckets_spec(&u4);
+    assert!(!lean_sets.is_empty() && lean_sets.iter().all(|(top, _)| *top <= 16), "{lean_sets:?}");
+    // The two-warpgroup tiles on the emulator against the f64 reference: a ragged N, K with a
+    // partial last stage, unsplit and split.
+    for (m, n, k) in [(24, 8192, 8192), (40, 8192, 8192)] {
+        let p = KernelPlan::choose_for_device(&u4, m, n, k, Some(&h100));
+        for split in [1, 2] {
+            check_gemm(&mut Emulator::new(), &u4, &p, (m - 3, 200, 1984), split, 80 + split as u64).unwrap_or_else(|e| panic!("{p} split {split}: {e}"));
+        }
+    }
+}
+
 #[test]
 fn default_bundles_carry_the_lean_plans() {
     use humming_core::kernel::DeviceProfile;

@@ -417,14 +417,16 @@ impl KernelPlan {
     fn choose_for_shape(spec: &crate::Spec, m: usize, n_pad: usize, k_pad: usize, known: bool, device: Option<&DeviceProfile>) -> KernelPlan {
         let (arch, bits) = (spec.arch(), spec.weight().bits());
         let lean = device.is_some_and(DeviceProfile::lean_dram);
+        let float_w = !matches!(spec.weight(), crate::WeightFormat::UInt(_));
         if crate::kernel::wgmma_supported(spec) {
             // Groups spanning a 128-deep stage: the tiles of up to 32 rows scale f32 sums.
             let sums = spec.group().spans(128);
-            if let Some(plan) = Self::wgmma_for(m, n_pad, k_pad, arch, bits, sums, lean) {
+            // The lean GPU's rules for layers of a known shape only (the macro's kernel sets
+            // keep the defaults there: their one plan serves every layer).
+            if let Some(plan) = Self::wgmma_for(m, n_pad, k_pad, arch, bits, sums, lean && known, float_w) {
                 return plan;
             }
         }
-        let float_w = !matches!(spec.weight(), crate::WeightFormat::UInt(_));
         // The lean-DRAM mma.sync rules (the M <= 8 ring, the M 9..16 half-width rule, v28) were
         // measured for 4-bit integer codes on Hopper only; other specs keep the defaults.
         let lean_mma = lean && bits == 4 && !float_w && matches!(arch, Arch::Sm90 | Arch::Sm90a);
@@ -442,13 +444,15 @@ impl KernelPlan {
         self.swap && self.m_tiles == 2 && self.halves && self.bk == 512 && self.stages == 3
     }
 
-    /// Whether that plan's grid (tiles x its split) fills 3/4 of two CTAs an SM or more; where it
+    /// Whether that plan's grid (tiles x its split) fills 2/3 of two CTAs an SM or more; where it
     /// does not, the layer keeps the default plan. v30 (H100, A/B against the defaults, M = 9 /
     /// 12 / 16): 14336 x 4096 (224 CTAs on 264 places) -5 / -5 / -6%, 8192^2, 8192 x 14336 and
-    /// 4096 x 14336 (256 CTAs) -2..-13%, but 10240 x 4096 (160 CTAs, 61%) +0.5 / +1.7 / +0.9%.
+    /// 4096 x 14336 (256 CTAs) -2..-13%, but 10240 x 4096 (160 CTAs, 61%) +0.5 / +1.7 / +0.9%;
+    /// a sweep at M = 16 (two runs): 12288 x 4096 (192 CTAs, 73%) -3%, 11008 x 4096 (172, 65%)
+    /// -0.5%. (5120 x 13824 would gain 4% at split 4, 320 CTAs; its split 2 fills 61%: left out.)
     fn pair_fills(&self, m: usize, n_pad: usize, k_pad: usize, sms: u32) -> bool {
         let ctas = (n_pad as u32).div_ceil(self.bn()) * self.split_k_for(m, n_pad, k_pad, sms);
-        4 * ctas >= 3 * 2 * sms
+        3 * ctas >= 2 * 2 * sms
     }
 
     /// On a GPU with less DRAM bandwidth than the H200 ([`DeviceProfile::lean_dram`]), the M <= 8
@@ -591,9 +595,23 @@ impl KernelPlan {
     ///   defaults. On the H200 the mma.sync plans win at M = 16 (v18: 36.7 against 44.3 us on
     ///   28672 x 8192), so the defaults keep them.
     ///
+    ///   v30 (H100 SXM, graph harness, splits auto/1/2/4, two runs in one call): 4-bit weights at
+    ///   M = 17..32 take the 32-row tile on every layer from 4096^2 elements, with two math
+    ///   warpgroups (128 columns) up to 8192^2 elements and four above (M = 24 / 32: 8192^2
+    ///   17.85 / 18.29 us with four warpgroups, 16.64 / 16.64 with two; 4096 x 14336 18.11 /
+    ///   18.61 with the mma.sync plan, 15.43 / 16.04; 12288 x 4096 17.88 / 17.54, 14.58 / 14.66;
+    ///   4096^2 -5 / -1%, 6144 x 4096 -4 / -2%, 8192 x 4096 -7%, 8192 x 2048 -1 / 0%; 5120 x 13824
+    ///   28.56 / 29.46 with the mma.sync plan, 22.68 / 23.67 with four warpgroups; bf16 -6..-15%,
+    ///   MXFP4 -2..-4% on 8192^2 and 4096 x 14336; 8192 x 14336 and larger keep four), and
+    ///   integer codes at M = 33..48 the 48-row tile with two math warpgroups from 4096 x 14336
+    ///   to 8192^2 elements (M = 40 / 48: 8192^2 -2 / -5%, 14336 x 4096 -12%, 4096 x 14336
+    ///   -10..-15%, bf16 -3%; MXFP4 +2.5% on 8192^2, so float codes keep four; smaller layers,
+    ///   not measured, keep two 64-row tiles). `float_w`: float weight codes.
+    ///
     /// Stages: four (six for the 128-column tile, five for the 256-row tile), fewer where they
     /// do not fit (8-bit weights).
-    pub fn wgmma_for(m: usize, n_pad: usize, k_pad: usize, arch: Arch, bits: u8, sums: bool, lean: bool) -> Option<KernelPlan> {
+    #[allow(clippy::too_many_arguments)]
+    pub fn wgmma_for(m: usize, n_pad: usize, k_pad: usize, arch: Arch, bits: u8, sums: bool, lean: bool, float_w: bool) -> Option<KernelPlan> {
         let big = n_pad >= 8192 && k_pad >= 8192;
         let size = n_pad * k_pad;
         // The deepest ring of at most `most` stages that fits.
@@ -611,9 +629,18 @@ impl KernelPlan {
         // from 8192 x 14336 elements (v70), or with `sums` from 8192 columns and 14336 x 4096
         // elements (v71); 48 rows at M 33..48 from 4096 x 14336 elements.
         let rows32 = size >= 8192 * 14336 || (sums && n_pad >= 8192 && size >= 14336 * 4096);
+        // A lean-DRAM GPU's 4-bit layers from 4096^2 elements: two math warpgroups up to 8192^2 (v30).
+        let lean_rows = lean && bits == 4 && size >= 4096 * 4096;
+        let two_wg = lean_rows && size <= 8192 * 8192;
         match m {
             ..=16 => return (lean && size >= 8192 * 20480).then(|| fit(1, 4, true, 4)).flatten(),
+            17..=32 if lean_rows => return fit(2, if two_wg { 2 } else { 4 }, true, 4),
             17..=32 => return rows32.then(|| fit(2, 4, true, 4)).flatten(),
+            33..=48 if two_wg && !float_w && size >= 4096 * 14336 => {
+                if let Some(plan) = fit(3, 2, true, 4) {
+                    return Some(plan);
+                }
+            }
             33..=48 if size >= 4096 * 14336 => {
                 if let Some(plan) = fit(3, 4, true, 4) {
                     return Some(plan);
