@@ -16,6 +16,11 @@ OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 W=/tmp/device-call; rm -rf "$W"; mkdir -p "$W/bench" "$W/quick"
 PARTS=${PARTS:-"table quick"}
 nvidia-smi --query-gpu=name,driver_version,power.limit,clocks.max.sm --format=csv,noheader | tee "$W/gpu.txt"
+# The sm_90a default plans of both profiles (incl. the lean GPU's), without the sweep.
+default_plans_check() {
+  HUMMING_REQUIRE_GPU=1 timeout 200 gpu-bundle/bin/gpu_sm90a_plans --test-threads=1 --nocapture --exact gpu_sm90a_default_plans > "$W/quick/gpu_sm90a_default_plans.log" 2>&1
+  echo "gpu_sm90a_default_plans: exit $?"; grep -hE "test result|default launches|FAILED|panicked|\(default\)" "$W/quick/gpu_sm90a_default_plans.log" | head -n 12
+}
 for part in $PARTS; do
   t0=$(date +%s)
   case $part in
@@ -31,14 +36,12 @@ for part in $PARTS; do
       cp "$W/quick/summary.txt" "$OUT/device-quick-summary.txt" ;;
     checklean)
       # The sm_90a default plans of both profiles (incl. the lean GPU's mma.sync plans), without the sweep.
-      HUMMING_REQUIRE_GPU=1 timeout 200 gpu-bundle/bin/gpu_sm90a_plans --test-threads=1 --nocapture --exact gpu_sm90a_default_plans > "$W/quick/gpu_sm90a_default_plans.log" 2>&1
-      echo "gpu_sm90a_default_plans: exit $?"; grep -hE "test result|default launches|FAILED|panicked|\(default\)" "$W/quick/gpu_sm90a_default_plans.log" | head -n 12
+      default_plans_check
       echo "checklean: in $(( $(date +%s) - t0 )) s" ;;
     checkmid)
       # The sm_90a default plans of both profiles (checklean) and the lean GPU's v30 plans (two CTAs
       # an SM at M 9..16, two math warpgroups at M 17..48) under the sanitizers.
-      HUMMING_REQUIRE_GPU=1 timeout 200 gpu-bundle/bin/gpu_sm90a_plans --test-threads=1 --nocapture --exact gpu_sm90a_default_plans > "$W/quick/gpu_sm90a_default_plans.log" 2>&1
-      echo "gpu_sm90a_default_plans: exit $?"; grep -hE "test result|default launches|FAILED|panicked|\(default\)" "$W/quick/gpu_sm90a_default_plans.log" | head -n 12
+      default_plans_check
       # K = 5120 wraps every ring. racecheck does not take an mbarrier wait as ordering (v22): on
       # the warp-specialized rings it reports the producer's refills once they wrap (v30: the
       # two-warpgroup tiles, as v22's shipped ones), so it runs those at K = 512 (the ring filled once).

@@ -329,8 +329,6 @@ fn lean_dram_device_plans() {
     }
 }
 
-/// Default bundles carry the plans that differ on a lean-DRAM GPU (`GemmBundle::lean`, by the
-/// replaced bucket's `max_m`), and the selection takes them on such a GPU only.
 /// A lean-DRAM GPU's warp-specialized tiles at M 17..48 (v30, H100): the 32-row tile on 4-bit
 /// layers from 4096^2 elements, with two math warpgroups up to 8192^2 and four above; the 48-row
 /// tile with two for integer codes from 4096 x 14336 to 8192^2 elements. The H200, smaller and
@@ -388,6 +386,8 @@ fn lean_dram_mid_plans() {
     }
 }
 
+/// Default bundles carry the plans that differ on a lean-DRAM GPU (`GemmBundle::lean`, by the
+/// replaced bucket's `max_m`), and the selection takes them on such a GPU only.
 #[test]
 fn default_bundles_carry_the_lean_plans() {
     use humming_core::kernel::DeviceProfile;

@@ -439,7 +439,7 @@ impl KernelPlan {
     }
 
     /// The lean-DRAM half-width plan of M 9..16 with three stages, two CTAs an SM
-    /// ([`KernelPlan::choose_shape`]'s `pair`).
+    /// ([`KernelPlan::choose_shape`]'s `pair`; [`KernelPlan::split_k_for`] counts 16 warps an SM for it).
     fn is_pair(&self) -> bool {
         self.swap && self.m_tiles == 2 && self.halves && self.bk == 512 && self.stages == 3
     }
@@ -788,7 +788,7 @@ impl KernelPlan {
                 // split fills those, e.g. 2 for 8 warps and 64 tiles, 4 for 4 warps and 64 tiles).
                 // Half-width warps (115 registers) with three 512-deep stages (110 KB on a Hopper
                 // SM) run two CTAs of 8 warps (v29: 8192^2 at M = 16 best at split 2).
-                let warps = if self.halves && self.bk == 512 && self.stages == 3 { 16 } else { 12 };
+                let warps = if self.is_pair() { 16 } else { 12 };
                 (warps / (self.threads() / 32)).max(1) * sms
             } else {
                 21 * sms / 10
