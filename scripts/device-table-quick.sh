@@ -160,8 +160,10 @@ for part in $PARTS; do
         python3 scripts/sweep_best.py "$W/bench/mid-$r.jsonl" > "$W/bench/mid-$r.txt" 2>&1 || true
       done
       echo "mid: in $(( $(date +%s) - t0 )) s"; cat "$W/bench/mid-1.txt" "$W/bench/mid-2.txt"; tail -n 5 "$W/bench/mid.err"
-      cat "$W/bench/mid-1.jsonl" "$W/bench/mid-2.jsonl" > "$OUT/mid.jsonl"; cat "$W/bench/mid-1.txt" "$W/bench/mid-2.txt" > "$OUT/mid.txt" ;;
+      # MID_TAG names the result (two sweeps in one device call); sweep_best.py remakes the summaries here.
+      cat "$W/bench/mid-1.jsonl" "$W/bench/mid-2.jsonl" > "$OUT/mid${MID_TAG:-}.jsonl" ;;
     *) echo "unknown part $part"; exit 2 ;;
   esac
 done
-tar -czf "$OUT/logs.tgz" -C "$W" .
+# LOGS=0: no archive (a first of two invocations in one call; the device tool returns 8 files).
+[ "${LOGS:-1}" = 0 ] || tar -czf "$OUT/logs.tgz" -C "$W" .

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Session 33's first device call (one 600 s call, after `bash scripts/gpu-bundle.sh` here).
+# On an H200 (the issue's GPU): the plans that won on the H100 in v27-v30 against the H200's
+# defaults (the 16-row warp-specialized tile and the two-CTA plan at M <= 16; the tiles with two
+# math warpgroups at M 24..48), and the issue table. On an H100: the tiles with one math
+# warpgroup (two CTAs an SM) at M = 32 / 64, and the issue table after v30's rules.
+set -uo pipefail
+gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)
+q=scripts/device-table-quick.sh
+if [[ $gpu == *H200* ]]; then
+  LOGS=0 PARTS=mid MID_TAG=-small MID_M=1,8,16 MID_SHAPES=8192x28672,28672x8192,8192x8192 \
+    MID_PLANS=m1x16_n4x64_k1w_bk128_s4_ws,m2x8_n2x32_k4w_bk512_s3 bash $q
+  LOGS=0 PARTS=table bash $q
+  PARTS=mid MID_TAG=-wg MID_M=24,32,40,48 MID_SHAPES=8192x8192,8192x28672,28672x8192,4096x14336 \
+    MID_PLANS=m2x16_n2x64_k1w_bk128_s4_ws,m2x16_n4x64_k1w_bk128_s4_ws,m3x16_n2x64_k1w_bk128_s4_ws,m3x16_n4x64_k1w_bk128_s4_ws bash $q
+else
+  LOGS=0 PARTS=mid MID_TAG=-one MID_M=32,64 MID_SHAPES=8192x8192,8192x28672,28672x8192,4096x14336 \
+    MID_PLANS=m2x16_n1x64_k1w_bk128_s4_ws,m4x16_n1x64_k1w_bk128_s4_ws,m4x16_n1x64_k1w_bk128_s6_ws,m4x16_n2x64_k1w_bk128_s4_ws bash $q
+  PARTS=table bash $q
+fi
