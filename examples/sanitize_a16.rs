@@ -43,6 +43,8 @@ fn main() {
         cases.push(("swapped, half-width, two CTAs an SM, split 2", "u4", ActFormat::F16, native, 13, 2, Some("m2x8_n2x32_k4w_bk512_s3")));
         cases.push(("warp-specialized 32 rows, two math warpgroups, split 2", "u4", ActFormat::F16, Arch::Sm90a, 29, 2, Some("m2x16_n2x64_k1w_bk128_s4_ws")));
         cases.push(("warp-specialized 48 rows, two math warpgroups, split 2", "u4", ActFormat::F16, Arch::Sm90a, 45, 2, Some("m3x16_n2x64_k1w_bk128_s4_ws")));
+        // v31: one math warpgroup, two CTAs an SM (half the register file a CTA).
+        cases.push(("warp-specialized 64 rows, one math warpgroup, split 2", "u4", ActFormat::F16, Arch::Sm90a, 61, 2, Some("m4x16_n1x64_k1w_bk128_s4_ws")));
     }
     if let Some(only) = std::env::args().nth(1) {
         cases.retain(|c| c.0.contains(only.as_str()));

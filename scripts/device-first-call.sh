@@ -2,19 +2,20 @@
 # Session 33's first device call (one 600 s call, after `bash scripts/gpu-bundle.sh` here).
 # On an H200 (the issue's GPU): the plans that won on the H100 in v27-v30 against the H200's
 # defaults (the 16-row warp-specialized tile and the two-CTA plan at M <= 16; the tiles with two
-# math warpgroups at M 24..48), and the issue table. On an H100: the tiles with one math
-# warpgroup (two CTAs an SM) at M = 32 / 64, and the issue table after v30's rules.
+# math warpgroups at M 24..48; one math warpgroup, two CTAs an SM, at M 16..64), and the issue
+# table. On an H100 (whose table ran in session 33's first call): the tiles with one math
+# warpgroup, two CTAs an SM (`KernelPlan::ws_ctas_per_sm`), at M 16..64 beside the defaults.
 set -uo pipefail
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)
 q=scripts/device-table-quick.sh
+one=m1x16_n1x64_k1w_bk128_s6_ws,m2x16_n1x64_k1w_bk128_s4_ws,m2x16_n1x64_k1w_bk128_s6_ws,m4x16_n1x64_k1w_bk128_s4_ws,m4x16_n1x64_k1w_bk128_s5_ws
 if [[ $gpu == *H200* ]]; then
   LOGS=0 PARTS=mid MID_TAG=-small MID_M=1,8,16 MID_SHAPES=8192x28672,28672x8192,8192x8192 \
     MID_PLANS=m1x16_n4x64_k1w_bk128_s4_ws,m2x8_n2x32_k4w_bk512_s3 bash $q
   LOGS=0 PARTS=table bash $q
   PARTS=mid MID_TAG=-wg MID_M=24,32,40,48 MID_SHAPES=8192x8192,8192x28672,28672x8192,4096x14336 \
-    MID_PLANS=m2x16_n2x64_k1w_bk128_s4_ws,m2x16_n4x64_k1w_bk128_s4_ws,m3x16_n2x64_k1w_bk128_s4_ws,m3x16_n4x64_k1w_bk128_s4_ws bash $q
+    MID_PLANS=m2x16_n2x64_k1w_bk128_s4_ws,m2x16_n4x64_k1w_bk128_s4_ws,m3x16_n2x64_k1w_bk128_s4_ws,m3x16_n4x64_k1w_bk128_s4_ws,$one bash $q
 else
-  LOGS=0 PARTS=mid MID_TAG=-one MID_M=32,64 MID_SHAPES=8192x8192,8192x28672,28672x8192,4096x14336 \
-    MID_PLANS=m2x16_n1x64_k1w_bk128_s4_ws,m4x16_n1x64_k1w_bk128_s4_ws,m4x16_n1x64_k1w_bk128_s6_ws,m4x16_n2x64_k1w_bk128_s4_ws bash $q
-  PARTS=table bash $q
+  PARTS=mid MID_TAG=-one MID_M=16,32,48,64 MID_SHAPES=8192x8192,4096x14336,14336x4096,8192x28672 \
+    MID_PLANS=$one,m2x16_n2x64_k1w_bk128_s4_ws,m4x16_n2x64_k1w_bk128_s4_ws bash $q
 fi

@@ -388,3 +388,41 @@ fn only_the_bulk_weight_copies_carry_the_l2_hint() {
         assert!(hinted.is_empty(), "{name}: hinted cp.async {hinted:?}");
     }
 }
+
+/// Warp-specialized tiles of one math warpgroup and up to 64 rows run two CTAs an SM
+/// (`KernelPlan::ws_ctas_per_sm`): half the register file a CTA, the producer down to what its
+/// copies need so that the math warpgroup's `setmaxnreg.inc` raises its count, shared memory for
+/// two, and `split_k_for` fills two CTAs an SM. Every other plan keeps one CTA an SM, and no
+/// default plan of either profile is such a tile.
+#[test]
+fn one_math_warpgroup_tiles_run_two_ctas_an_sm() {
+    use humming_core::kernel::DeviceProfile;
+    for (name, regs) in [("m2x16_n1x64_k1w_bk128_s4_ws", (128, 80, 176)), ("m4x16_n1x64_k1w_bk128_s5_ws", (128, 80, 176)), ("m1x16_n1x64_k1w_bk128_s6_ws", (128, 80, 176))] {
+        let plan: KernelPlan = name.parse().unwrap();
+        plan.validate(Arch::Sm90a, 4).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!((plan.ws_ctas_per_sm(), plan.ws_registers(4)), (2, Some(regs)), "{name}");
+        assert!(2 * (plan.smem_bytes_q(4, 2) + 1024) <= 228 * 1024, "{name}: two CTAs' shared memory");
+    }
+    // One CTA an SM: two or more math warpgroups, or more than 64 rows.
+    for (name, regs) in [("m2x16_n2x64_k1w_bk128_s4_ws", (168, 128, 184)), ("m4x16_n2x64_k1w_bk128_s4_ws", (168, 128, 184)), ("m8x16_n1x64_k1w_bk128_s4_ws", (248, 128, 256))] {
+        let plan: KernelPlan = name.parse().unwrap();
+        assert_eq!((plan.ws_ctas_per_sm(), plan.ws_registers(4)), (1, Some(regs)), "{name}");
+    }
+    // v31's best splits of the one-warpgroup tile (H100, 132 SMs): 2 on 8192^2 and 8192 x 28672 (256
+    // CTAs), 4 on 4096 x 14336, 1 on 14336 x 4096; the two-warpgroup tile's, one CTA an SM, alike.
+    let one: KernelPlan = "m2x16_n1x64_k1w_bk128_s4_ws".parse().unwrap();
+    let two: KernelPlan = "m2x16_n2x64_k1w_bk128_s4_ws".parse().unwrap();
+    for ((n, k), s1, s2) in [((8192, 8192), 2, 2), ((4096, 14336), 4, 4), ((14336, 4096), 1, 1), ((8192, 28672), 2, 2)] {
+        assert_eq!((one.split_k_for(32, n, k, 132), two.split_k_for(32, n, k, 132)), (s1, s2), "{n} x {k}");
+    }
+    let s = spec("u4", ActFormat::F16, None, ScaleGroup::Group(128), ZeroPoint::Implicit, Arch::Sm90a);
+    let h100 = DeviceProfile::from_memory_clock(2_619_000, 5120, 132).unwrap();
+    for device in [None, Some(&h100)] {
+        for (n, k) in [(4096, 4096), (8192, 8192), (4096, 14336), (14336, 4096), (8192, 28672), (28672, 8192), (2048, 8192), (128, 4096)] {
+            for m in [1, 8, 16, 24, 32, 48, 64, 128, 256] {
+                let plan = KernelPlan::choose_for_device(&s, m, n, k, device);
+                assert_eq!(plan.ws_ctas_per_sm(), 1, "{n} x {k} M = {m}: {plan}");
+            }
+        }
+    }
+}

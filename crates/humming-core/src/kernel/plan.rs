@@ -124,7 +124,7 @@ impl KernelPlan {
     /// of the pool (`setmaxnreg.inc`, at most 256), which must cover `wgmma_registers` (8
     /// more for 8-bit weights or more than 64 rows: `m8x16_n3x64` spills 84 bytes at 128).
     pub fn ws_registers(&self, bits: u8) -> Option<(u32, u32, u32)> {
-        let launch = (65536 / self.threads()).min(255) / 8 * 8;
+        let launch = (65536 / (self.ws_ctas_per_sm() * self.threads())).min(255) / 8 * 8;
         let pool = launch * self.threads();
         // Above 64 rows a producer whose weight copies are regular (each thread the same chunk
         // column of every k16 row: 16-byte chunks of the tile's rows divide its 128 threads)
@@ -140,10 +140,22 @@ impl KernelPlan {
         if least > launch || least * 128 + need * self.math_threads() > pool {
             return None;
         }
-        // Up to 128 for the producer where the math warps keep what they need.
-        let producer = ((pool - need * self.math_threads()) / 128 / 8 * 8).clamp(least, 128).min(launch);
+        // Up to 128 for the producer where the math warps keep what they need (with two CTAs an
+        // SM the least it needs, so that the math warpgroup's `setmaxnreg.inc` raises its count).
+        let most = if self.ws_ctas_per_sm() == 2 { least } else { 128 };
+        let producer = ((pool - need * self.math_threads()) / 128 / 8 * 8).clamp(least, most).min(launch);
         let math = ((pool - producer * 128) / self.math_threads()).min(256) / 8 * 8;
         Some((launch, producer, math))
+    }
+
+    /// CTAs an SM the registers of a warp-specialized plan leave room for: two for one math
+    /// warpgroup of up to 64 rows (half the register file a CTA: 128 registers at launch, the
+    /// producer down to what its copies need, the math warpgroup up to 176), else one. v31 (H100,
+    /// graph harness, best split): with one CTA an SM (248 registers) these tiles ran 8192^2 at
+    /// M = 32 in 22.11 us and 4096 x 14336 in 20.99; with two, 18.83 and 16.96. No default plan
+    /// takes them: the tiles of two math warpgroups (one CTA an SM) stay faster (16.96 / 16.13).
+    pub fn ws_ctas_per_sm(&self) -> u32 {
+        if self.ws && self.n_warps == 1 && self.bm() <= 64 { 2 } else { 1 }
     }
 
     /// k16 steps per stage.
@@ -780,9 +792,12 @@ impl KernelPlan {
         // Five and more (v29) leave room for one CTA an SM.
         let ring = self.swap && self.m_tiles == 1 && self.bk == 512;
         let two_from = if ring && self.stages >= 4 { 4 } else { 6 };
+        // Warp-specialized tiles of one math warpgroup run two CTAs an SM (`ws_ctas_per_sm`; v31:
+        // their best splits fill those, e.g. 2 on 8192^2 and 4 on 4096 x 14336 at M = 32).
+        let places = self.ws_ctas_per_sm() * sms;
         let room = |s: u32| {
             if one_wave || (ring && self.stages >= 5) || (self.swap && self.m_tiles == 1 && stages < two_from * s) {
-                sms
+                places
             } else if self.swap && self.m_tiles == 2 {
                 // ~170 registers a thread: 12 warps of a 64K-register SM (v6 sweep: the best
                 // split fills those, e.g. 2 for 8 warps and 64 tiles, 4 for 4 warps and 64 tiles).
@@ -802,8 +817,8 @@ impl KernelPlan {
         // 265 / 304 against 302 / 337). Where the waves fill alike the split lost 16-25%
         // (28672 x 8192, 14336 x 8192); at K = 4096 the partials' round trip weighs twice as
         // much and the split lost up to 12% (24576 x 4096, 18432 x 4096 at M = 256).
-        let fill = |s: u32| (tiles * s) as f64 / ((tiles * s).div_ceil(sms) * sms) as f64;
-        if one_wave && split == 1 && tiles > sms && k_pad >= 8192 && fill(2) >= 1.25 * fill(1) {
+        let fill = |s: u32| (tiles * s) as f64 / ((tiles * s).div_ceil(places) * places) as f64;
+        if one_wave && split == 1 && tiles > places && k_pad >= 8192 && fill(2) >= 1.25 * fill(1) {
             return 2;
         }
         split
