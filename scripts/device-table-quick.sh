@@ -40,14 +40,15 @@ for part in $PARTS; do
       echo "checklean: in $(( $(date +%s) - t0 )) s" ;;
     checkmid)
       # The sm_90a default plans of both profiles (checklean) and the lean GPU's v30 plans (two CTAs
-      # an SM at M 9..16, two math warpgroups at M 17..48) under the sanitizers.
+      # an SM at M 9..16, two math warpgroups at M 17..48) and v31's one-warpgroup tile (two CTAs
+      # an SM) under the sanitizers.
       default_plans_check
       # K = 5120 wraps every ring. racecheck does not take an mbarrier wait as ordering (v22): on
       # the warp-specialized rings it reports the producer's refills once they wrap (v30: the
       # two-warpgroup tiles, as v22's shipped ones), so it runs those at K = 512 (the ring filled once).
       for tool in memcheck synccheck racecheck; do
-        for c in "two CTAs" "two math"; do
-          k=5120; [ $tool = racecheck ] && [ "$c" = "two math" ] && k=512
+        for c in "two CTAs" "two math" "one math"; do
+          k=5120; [ $tool = racecheck ] && [ "$c" != "two CTAs" ] && k=512
           HUMMING_SANITIZE_K=$k timeout 150 compute-sanitizer --tool $tool --error-exitcode 9 gpu-bundle/bin/example_sanitize_a16 "$c" >> "$W/quick/$tool-two.log" 2>&1
           echo "$tool ($c, K = $k): exit $?"
         done
