@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Session 33's first device call (one 600 s call, after `bash scripts/gpu-bundle.sh` here).
+# The H200 call owed since session 32 (one 600 s call, after `bash scripts/gpu-bundle.sh` here;
+# session 33 ran its H100 branch).
 # On an H200 (the issue's GPU): the plans that won on the H100 in v27-v30 against the H200's
 # defaults (the 16-row warp-specialized tile and the two-CTA plan at M <= 16; the tiles with two
 # math warpgroups at M 24..48; one math warpgroup, two CTAs an SM, at M 16..64), and the issue

@@ -101,9 +101,10 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     let spw = plan.k_steps() / plan.k_warps; // k16 steps per warp per stage
 
     let mut b = KernelBuilder::new(name, threads);
-    // One CTA per SM is enough for these tiles: let ptxas use the registers instead of spilling
-    // to fit more CTAs (it caps registers for occupancy on sm_86/sm_89 otherwise).
-    b.set_min_ctas_per_sm(1);
+    // One CTA per SM is enough for these tiles (two for the warp-specialized ones of one math
+    // warpgroup, whose `.maxnreg` is half the register file): let ptxas use the registers instead
+    // of spilling to fit more CTAs (it caps registers for occupancy on sm_86/sm_89 otherwise).
+    b.set_min_ctas_per_sm(plan.ws_ctas_per_sm());
     // Warp-specialized plans: registers at launch, of the producer and of the math warps
     // (`validate` rejects the plans that have none).
     let ws_regs = plan.ws.then(|| plan.ws_registers(bits as u8)).flatten();
