@@ -17,6 +17,10 @@ if [[ $gpu == *H200* ]]; then
   PARTS=mid MID_TAG=-wg MID_M=24,32,40,48 MID_SHAPES=8192x8192,8192x28672,28672x8192,4096x14336 \
     MID_PLANS=m2x16_n2x64_k1w_bk128_s4_ws,m2x16_n4x64_k1w_bk128_s4_ws,m3x16_n2x64_k1w_bk128_s4_ws,m3x16_n4x64_k1w_bk128_s4_ws,$one bash $q
 else
-  PARTS=mid MID_TAG=-one MID_M=16,32,48,64 MID_SHAPES=8192x8192,4096x14336,14336x4096,8192x28672 \
-    MID_PLANS=$one,m2x16_n2x64_k1w_bk128_s4_ws,m4x16_n2x64_k1w_bk128_s4_ws bash $q
+  # Session 33 ran the one-warpgroup sweep here; what it left: the sanitizers on that tile
+  # (checkmid), and 28672 x 8192 at M = 128 (224 tiles of 128 columns on 132 SMs, 1.7 waves)
+  # over splits that fill the waves better (3: 5.1 waves, 5: 8.5, 7: 11.9).
+  LOGS=0 PARTS=checkmid bash $q
+  PARTS=mid MID_TAG=-m128 MID_M=128 MID_SHAPES=28672x8192 MID_SPLITS=auto,1,2,3,5,7 \
+    MID_PLANS=m8x16_n2x64_k1w_bk128_s4_ws,m8x16_n4x64_k1w_bk128_s4_wg,m8x16_n2x64_k1w_bk128_s5_ws bash $q
 fi

@@ -149,13 +149,13 @@ for part in $PARTS; do
       echo "small: in $(( $(date +%s) - t0 )) s"; cat "$W/bench/small-1.txt" "$W/bench/small-2.txt"; tail -n 5 "$W/bench/small.err"
       cat "$W/bench/small-1.jsonl" "$W/bench/small-2.jsonl" > "$OUT/small.jsonl"; cat "$W/bench/small-1.txt" "$W/bench/small-2.txt" > "$OUT/small.txt" ;;
     mid)
-      # The warp-specialized tiles' neighbours at M 17..64 (MID_SHAPES, MID_M, MID_PLANS) x splits,
+      # The warp-specialized tiles' neighbours at M 17..64 (MID_SHAPES, MID_M, MID_PLANS) x splits (MID_SPLITS),
       # twice; MID_FORMATS adds other specs (bench_a16 flags, ';' between them) on the first two
       # shapes. sweep_best.py: the best of each cell against the default (the first record).
       IFS=';' read -ra fmts <<< "${MID_FORMATS:-}"
       for r in 1 2; do for f in "" "${fmts[@]}"; do
         sh=${MID_SHAPES:-8192x8192,14336x4096,4096x14336,8192x4096}; [ -n "$f" ] && sh=$(echo $sh | cut -d, -f1-2)
-        timeout 150 gpu-bundle/bin/example_bench_a16 --arch ${ARCH:-sm_90a} --no-copy --label mid $f --shapes $sh --m ${MID_M:-24,32} --harness graph --splits auto,1,2,4 \
+        timeout 150 gpu-bundle/bin/example_bench_a16 --arch ${ARCH:-sm_90a} --no-copy --label mid $f --shapes $sh --m ${MID_M:-24,32} --harness graph --splits ${MID_SPLITS:-auto,1,2,4} \
           --plans auto,${MID_PLANS:-m2x16_n2x64_k1w_bk128_s4_ws,m2x16_n4x64_k1w_bk128_s4_ws} >> "$W/bench/mid-$r.jsonl" 2>> "$W/bench/mid.err"
       done
         python3 scripts/sweep_best.py "$W/bench/mid-$r.jsonl" > "$W/bench/mid-$r.txt" 2>&1 || true
