@@ -2,7 +2,8 @@
 # The H200 call owed since session 32 (one 600 s call, after `bash scripts/gpu-bundle.sh` here;
 # session 33 ran its H100 branch).
 # On an H200 (the issue's GPU): the plans that won on the H100 in v27-v30 against the H200's
-# defaults (the 16-row warp-specialized tile and the two-CTA plan at M <= 16; the tiles with two
+# defaults (the 16-row warp-specialized tile and the two-CTA plan at M <= 16, v29's five-stage
+# ring at M <= 8; the tiles with two
 # math warpgroups at M 24..48; one math warpgroup, two CTAs an SM, at M 16..64), and the issue
 # table. On an H100 (whose table ran in session 33's first call): the tiles with one math
 # warpgroup, two CTAs an SM (`KernelPlan::ws_ctas_per_sm`), at M 16..64 beside the defaults.
@@ -12,7 +13,7 @@ q=scripts/device-table-quick.sh
 one=m1x16_n1x64_k1w_bk128_s6_ws,m2x16_n1x64_k1w_bk128_s4_ws,m2x16_n1x64_k1w_bk128_s6_ws,m4x16_n1x64_k1w_bk128_s4_ws,m4x16_n1x64_k1w_bk128_s5_ws
 if [[ $gpu == *H200* ]]; then
   LOGS=0 PARTS=mid MID_TAG=-small MID_M=1,8,16 MID_SHAPES=8192x28672,28672x8192,8192x8192 \
-    MID_PLANS=m1x16_n4x64_k1w_bk128_s4_ws,m2x8_n2x32_k4w_bk512_s3 bash $q
+    MID_PLANS=m1x16_n4x64_k1w_bk128_s4_ws,m2x8_n2x32_k4w_bk512_s3,m1x8_n1x64_k8w_bk512_s5 bash $q
   LOGS=0 PARTS=table bash $q
   PARTS=mid MID_TAG=-wg MID_M=24,32,40,48 MID_SHAPES=8192x8192,8192x28672,28672x8192,4096x14336 \
     MID_PLANS=m2x16_n2x64_k1w_bk128_s4_ws,m2x16_n4x64_k1w_bk128_s4_ws,m3x16_n2x64_k1w_bk128_s4_ws,m3x16_n4x64_k1w_bk128_s4_ws,$one bash $q
