@@ -1,12 +1,10 @@
 #!/usr/bin/env bash
-# The H200 call owed since session 32 (one 600 s call, after `bash scripts/gpu-bundle.sh` here;
-# session 33 ran its H100 branch).
+# The H200 call owed since session 32 (one 600 s call, after `bash scripts/gpu-bundle.sh` here).
 # On an H200 (the issue's GPU): the plans that won on the H100 in v27-v30 against the H200's
 # defaults (the 16-row warp-specialized tile and the two-CTA plan at M <= 16, v29's five-stage
-# ring at M <= 8; the tiles with two
-# math warpgroups at M 24..48; one math warpgroup, two CTAs an SM, at M 16..64), and the issue
-# table. On an H100 (whose table ran in session 33's first call): the tiles with one math
-# warpgroup, two CTAs an SM (`KernelPlan::ws_ctas_per_sm`), at M 16..64 beside the defaults.
+# ring at M <= 8; the tiles with two math warpgroups at M 24..48; one math warpgroup, two CTAs
+# an SM, at M 24..48), and the issue table. On an H100 (session 33 ran the one-warpgroup sweep
+# there): the sanitizers on that tile, and 28672 x 8192 at M = 128 over more splits.
 set -uo pipefail
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)
 q=scripts/device-table-quick.sh
