@@ -17,6 +17,9 @@ Variants:
 - `step`: a skeleton of the warp-specialized math loop (`step_kernel`): each k16 step's A
   fragment dequantized from a shared-memory word, the register sets, commit groups and stage
   fold of the shipped tiles and variants of them; no producer, ring or epilogue.
+- `ssstep`: the same step with the dequantized fragment stored to shared memory and read back
+  by a shared-memory-A wgmma (`ss_step_kernel`): the design where the wgmma, fed by the async
+  proxy, would no longer hold up the warps' other instructions.
 
 `clk/instr` is a warpgroup's (warp's) cycles per tensor instruction it issues. With
 `--energy S` each variant is then launched back to back for about S seconds between two reads
@@ -37,7 +40,8 @@ import statistics
 import sys
 import time
 
-SMEM = 32768  # B: up to 256 rows x 128 bytes (8-row groups 1024 bytes apart); A: 64 rows
+SMEM = 49152  # B: up to 256 rows x 128 bytes (8-row groups 1024 bytes apart); A: 64 rows
+A_AREA = 16384  # `ssstep`: the warpgroups' A buffers from here (B of up to 128 rows below it)
 
 
 def regs(prefix, n):
@@ -258,6 +262,85 @@ def step_kernel(n, w, g=1, bufs=2, dequant=True, fold=None, stages=1, ahead=Fals
     return dict(name=name, threads=threads, body=body, macs=8 * stages * 64 * n * 16 * w, issuer=128, per_issuer=8 * stages)
 
 
+def ss_step_kernel(n, w, g=2, bufs=2, dequant=True):
+    """`step_kernel`'s k16 step with a shared-memory A operand: per group of `g` steps, wait
+    until the group that last read its A buffer (one of `bufs` a warpgroup, in turn) has retired,
+    dequantize each step's word as `step_kernel` does (or, without `dequant`, take fixed
+    fragments), store the four fragment registers to the buffer (the no-swizzle K-major layout:
+    8 x 16-byte core matrices, 128 bytes apart along K and 256 along M, so each store of a warp
+    fills one core matrix, conflict-free), `fence.proxy.async`, a warpgroup barrier (`bar.sync`
+    1 + warpgroup, 128), fence, `g` m64nNk16 wgmmas with both operands from descriptors, commit.
+    Shared traffic a step and warpgroup: 2 KB stored, 2 KB of A and 32 N bytes of B read."""
+    assert 128 * n <= A_AREA and w * bufs * g * 2048 <= SMEM - A_AREA, "shared memory"
+    name = f"ssstep_n{n}_w{w}_g{g}_b{bufs}" + ("" if dequant else "_nodq")
+    threads = 128 * w
+    nacc = n // 2
+    body = prologue(name, threads, nacc) + desc_setup()
+    body = body.replace("  .reg .b64 rd<16>;\n", "  .reg .b64 rd<16>;\n  .reg .b64 ad<16>;\n  .reg .b32 s<4>;\n")
+    body += "  and.b32 r10, r0, 31;\n  shl.b32 r10, r10, 2;\n  mov.u32 r11, smem;\n  add.u32 r10, r10, r11;\n"
+    body += "  mov.b32 k0, 0x64086408;\n  mov.b32 k1, 0x2c002c00;\n  mov.b32 k2, 0xd480d480;\n"
+    # The warpgroup's A area, its barrier id, and the lane's store address: warp w4 of the
+    # warpgroup owns rows 16 w4 .. 16 w4 + 16 (8-row groups 2 w4, 2 w4 + 1), lane (g, t) the
+    # word at g * 16 + t * 4 of a core matrix.
+    body += f"""  shr.u32 s0, r0, 7;
+  add.u32 r12, s0, 1;
+  mul.lo.u32 s1, s0, {bufs * g * 2048};
+  add.u32 s1, s1, {A_AREA};
+  add.u32 s1, s1, r11;
+  shr.u32 s2, r0, 5;
+  and.b32 s2, s2, 3;
+  mul.lo.u32 s2, s2, 512;
+  and.b32 s3, r0, 31;
+  shl.b32 s3, s3, 2;
+  add.u32 s2, s2, s3;
+  add.u32 r13, s1, s2;
+"""
+    # Descriptors of the `bufs * g` A step buffers (2 KB each): start >> 4, LBO 128 (K), SBO 256
+    # (M), no swizzle (layout type 0).
+    for i in range(bufs * g):
+        body += f"""  add.u32 r14, s1, {2048 * i};
+  shr.u32 r14, r14, 4;
+  and.b32 r14, r14, 0x3fff;
+  or.b32 r14, r14, 0x80000;
+  cvt.u64.u32 ad{i}, r14;
+  or.b64 ad{i}, ad{i}, 0x0000001000000000;
+"""
+    body += loop_head()
+    ks = ["rd1", "rd6", "rd7", "rd8"]
+    for q in range(8 // g):
+        buf = q % bufs
+        body += f"  wgmma.wait_group.sync.aligned {bufs - 1};\n"
+        for j in range(g):
+            slot = buf * g + j
+            src = ["a0", "a1", "a2", "a3"]
+            if dequant:
+                off = 128 * ((q * g + j) % 8)
+                body += f"""  ld.shared.b32 q0, [r10+{off}];
+  lop3.b32 q1, q0, 0x000f000f, 0x64006400, 0xea;
+  lop3.b32 q2, q0, 0x00f000f0, 0x64006400, 0xea;
+  shr.u32 q3, q0, 8;
+  lop3.b32 q4, q3, 0x000f000f, 0x64006400, 0xea;
+  lop3.b32 q5, q3, 0x00f000f0, 0x64006400, 0xea;
+  sub.f16x2 q6, q1, k0;
+  fma.rn.f16x2 q7, q2, k1, k2;
+  sub.f16x2 q8, q4, k0;
+  fma.rn.f16x2 q9, q5, k1, k2;
+"""
+                src = ["q6", "q8", "q7", "q9"]
+            # a0: rows g, k 2t (core matrix (2 w4, 0)); a1: rows g + 8 ((2 w4 + 1, 0)); a2: k + 8
+            # ((2 w4, 1)); a3 ((2 w4 + 1, 1)).
+            for reg, off in zip(src, (0, 256, 128, 384)):
+                body += f"  st.shared.b32 [r13+{2048 * slot + off}], {reg};\n"
+        body += "  fence.proxy.async.shared::cta;\n  bar.sync r12, 128;\n  wgmma.fence.sync.aligned;\n"
+        for j in range(g):
+            body += (f"  wgmma.mma_async.sync.aligned.m64n{n}k16.f32.f16.f16 {regs('d', nacc)}, "
+                     f"ad{buf * g + j}, {ks[(q * g + j) % 4]}, 1, 1, 1, 0, 0;\n")
+        body += "  wgmma.commit_group.sync.aligned;\n"
+    assert (8 // g) % bufs == 0, "the buffer rotation must close in one loop iteration"
+    body += loop_tail() + "  wgmma.wait_group.sync.aligned 0;\n" + epilogue(nacc, threads)
+    return dict(name=name, threads=threads, body=body, macs=8 * 64 * n * 16 * w, issuer=128, per_issuer=8)
+
+
 def mma_kernel(warps, chains, u):
     name = f"mma_w{warps}_c{chains}_u{u}"
     threads = 32 * warps
@@ -298,6 +381,13 @@ def variants():
     for kind in ("int", "fp", "dummy"):
         v.append(step_kernel(32, 4, 1, 2, kind=kind))
         v.append(step_kernel(32, 4, 2, 3, stages=3, kind=kind))
+    for n, w in ((16, 4), (32, 2), (32, 4), (64, 2), (64, 4)):
+        v.append(wgmma_kernel("ss", n, w, 8) if (n, w) not in ((32, 2), (64, 2)) else None)
+        for g, bufs in ((1, 2), (2, 2), (4, 2)):
+            if w * bufs * g * 2048 <= SMEM - A_AREA:
+                v.append(ss_step_kernel(n, w, g, bufs))
+        v.append(ss_step_kernel(n, w, 2, 2, dequant=False))
+    v = [x for x in v if x is not None]
     v.append(step_kernel(32, 4, 2, 2, fold="drain", ahead=True))
     v.append(step_kernel(32, 4, 2, 2, fold="late", stages=2, ahead=True))
     for fold in ("drain", "late"):
