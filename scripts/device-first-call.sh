@@ -5,13 +5,11 @@
 # ring at M <= 8; the tiles with two math warpgroups at M 24..48, also with six stages), then
 # the issue table (last: its kernels are v26's, so the sweeps come first where device time is
 # short). On an H100 (sessions 33-34 ran what was owed there: v31, v32): the issue table.
+# (Session 35 ran tensor_rate.py's shared-memory-A step on an H100, v33; its rows match v21's
+# H200 rows, so this call does not repeat it.)
 set -uo pipefail
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1)
 q=scripts/device-table-quick.sh
-# Session 35: the k16 step with a shared-memory A operand (`ssstep`) against the register-A step
-# (`step`) and the bare wgmmas, n16..n64 (about 30 s; both GPUs).
-echo "== tensor_rate.py ss vs rs steps ($gpu)"
-python3 scripts/tensor_rate.py --only '^(ss|rs_n(16|32|64)_w(2|4)_u8$|step_n(32|64)_w(2|4)_g(1|2)_b2(_ahead)?$)' 2>&1 | tee "${OUT:-/tmp}/tensor-rate-ss.txt"
 if [[ $gpu == *H200* ]]; then
   LOGS=0 PARTS=mid MID_TAG=-small MID_M=1,8,16 MID_SHAPES=8192x28672,28672x8192,8192x8192 \
     MID_PLANS=m1x16_n4x64_k1w_bk128_s4_ws,m2x8_n2x32_k4w_bk512_s3,m1x8_n1x64_k8w_bk512_s5 bash $q
