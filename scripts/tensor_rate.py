@@ -160,6 +160,26 @@ def wgmma_kernel(mode, n, w, u):
     return dict(name=name, threads=threads, body=body, macs=u * 64 * n * 16 * w, issuer=128, per_issuer=u)
 
 
+# The math steps' setup: r10 = the lane's weight word (4 bytes a lane), k0..k2 the u4
+# magic-number constants.
+STEP_SETUP = ("  and.b32 r10, r0, 31;\n  shl.b32 r10, r10, 2;\n  mov.u32 r11, smem;\n  add.u32 r10, r10, r11;\n"
+              "  mov.b32 k0, 0x64086408;\n  mov.b32 k1, 0x2c002c00;\n  mov.b32 k2, 0xd480d480;\n")
+# The u4 dequantization's integer part: word q0's nibbles as 1024 + code in q1, q2, q4, q5
+# (4 LOP3 and a SHF in SASS).
+U4_INT = """  lop3.b32 q1, q0, 0x000f000f, 0x64006400, 0xea;
+  lop3.b32 q2, q0, 0x00f000f0, 0x64006400, 0xea;
+  shr.u32 q3, q0, 8;
+  lop3.b32 q4, q3, 0x000f000f, 0x64006400, 0xea;
+  lop3.b32 q5, q3, 0x00f000f0, 0x64006400, 0xea;
+"""
+
+
+def u4_fp(dst):
+    """The u4 dequantization's f16x2 part (2 HADD2, 2 HFMA2): `U4_INT`'s registers into `dst`."""
+    return (f"  sub.f16x2 {dst[0]}, q1, k0;\n  fma.rn.f16x2 {dst[1]}, q2, k1, k2;\n"
+            f"  sub.f16x2 {dst[2]}, q4, k0;\n  fma.rn.f16x2 {dst[3]}, q5, k1, k2;\n")
+
+
 def step_kernel(n, w, g=1, bufs=2, dequant=True, fold=None, stages=1, ahead=False, kind="full"):
     """The math warps' k16 steps of a warp-specialized tile, without the ring: per group of `g`
     steps, wait until the group that last used its A registers (one of `bufs` sets, in turn) has
@@ -185,8 +205,7 @@ def step_kernel(n, w, g=1, bufs=2, dequant=True, fold=None, stages=1, ahead=Fals
     nsets = 2 if fold == "late" else 1
     body = prologue(name, threads, nacc * (nsets + (1 if fold else 0))) + desc_setup()
     body = body.replace("  .reg .b32 a<8>;\n", f"  .reg .b32 a<{4 * g * bufs}>;\n")
-    body += "  and.b32 r10, r0, 31;\n  shl.b32 r10, r10, 2;\n  mov.u32 r11, smem;\n  add.u32 r10, r10, r11;\n"
-    body += "  mov.b32 k0, 0x64086408;\n  mov.b32 k1, 0x2c002c00;\n  mov.b32 k2, 0xd480d480;\n  mov.f32 f1, 0f3f800001;\n"
+    body += STEP_SETUP + "  mov.f32 f1, 0f3f800001;\n"
     body += "".join(f"  mov.b32 a{i}, a{i % 4};\n" for i in range(4, 4 * g * bufs))
     def make(q, buf):
         out = ""
@@ -202,17 +221,11 @@ def step_kernel(n, w, g=1, bufs=2, dequant=True, fold=None, stages=1, ahead=Fals
                     out += (f"  sub.f16x2 {dst[0]}, q0, k0;\n  fma.rn.f16x2 {dst[1]}, q0, k1, k2;\n"
                             f"  sub.f16x2 {dst[2]}, q0, k2;\n  fma.rn.f16x2 {dst[3]}, q0, k2, k1;\n")
                     continue
-                out += """  lop3.b32 q1, q0, 0x000f000f, 0x64006400, 0xea;
-  lop3.b32 q2, q0, 0x00f000f0, 0x64006400, 0xea;
-  shr.u32 q3, q0, 8;
-  lop3.b32 q4, q3, 0x000f000f, 0x64006400, 0xea;
-  lop3.b32 q5, q3, 0x00f000f0, 0x64006400, 0xea;
-"""
+                out += U4_INT
                 if kind == "int":
                     out += f"  mov.b32 {dst[0]}, q1;\n  mov.b32 {dst[1]}, q2;\n  mov.b32 {dst[2]}, q4;\n  mov.b32 {dst[3]}, q5;\n"
                     continue
-                out += (f"  sub.f16x2 {dst[0]}, q1, k0;\n  fma.rn.f16x2 {dst[1]}, q2, k1, k2;\n"
-                        f"  sub.f16x2 {dst[2]}, q4, k0;\n  fma.rn.f16x2 {dst[3]}, q5, k1, k2;\n")
+                out += u4_fp(dst)
                 if kind == "dummy":
                     out += "  lop3.b32 q10, q6, q8, q9, 0x96;\n  lop3.b32 q7, q7, q10, q11, 0x96;\n"
         return out
@@ -278,8 +291,7 @@ def ss_step_kernel(n, w, g=2, bufs=2, dequant=True):
     nacc = n // 2
     body = prologue(name, threads, nacc) + desc_setup()
     body = body.replace("  .reg .b64 rd<16>;\n", "  .reg .b64 rd<16>;\n  .reg .b64 ad<16>;\n  .reg .b32 s<4>;\n")
-    body += "  and.b32 r10, r0, 31;\n  shl.b32 r10, r10, 2;\n  mov.u32 r11, smem;\n  add.u32 r10, r10, r11;\n"
-    body += "  mov.b32 k0, 0x64086408;\n  mov.b32 k1, 0x2c002c00;\n  mov.b32 k2, 0xd480d480;\n"
+    body += STEP_SETUP
     # The warpgroup's A area, its barrier id, and the lane's store address: warp w4 of the
     # warpgroup owns rows 16 w4 .. 16 w4 + 16 (8-row groups 2 w4, 2 w4 + 1), lane (g, t) the
     # word at g * 16 + t * 4 of a core matrix.
@@ -316,17 +328,7 @@ def ss_step_kernel(n, w, g=2, bufs=2, dequant=True):
             src = ["a0", "a1", "a2", "a3"]
             if dequant:
                 off = 128 * ((q * g + j) % 8)
-                body += f"""  ld.shared.b32 q0, [r10+{off}];
-  lop3.b32 q1, q0, 0x000f000f, 0x64006400, 0xea;
-  lop3.b32 q2, q0, 0x00f000f0, 0x64006400, 0xea;
-  shr.u32 q3, q0, 8;
-  lop3.b32 q4, q3, 0x000f000f, 0x64006400, 0xea;
-  lop3.b32 q5, q3, 0x00f000f0, 0x64006400, 0xea;
-  sub.f16x2 q6, q1, k0;
-  fma.rn.f16x2 q7, q2, k1, k2;
-  sub.f16x2 q8, q4, k0;
-  fma.rn.f16x2 q9, q5, k1, k2;
-"""
+                body += f"  ld.shared.b32 q0, [r10+{off}];\n" + U4_INT + u4_fp(["q6", "q7", "q8", "q9"])
                 src = ["q6", "q8", "q7", "q9"]
             # a0: rows g, k 2t (core matrix (2 w4, 0)); a1: rows g + 8 ((2 w4 + 1, 0)); a2: k + 8
             # ((2 w4, 1)); a3 ((2 w4 + 1, 1)).
