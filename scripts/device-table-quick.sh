@@ -6,7 +6,8 @@
 # lean-DRAM tile against the defaults, `l2` both from the L2 (one weight copy),
 # `big` plans x splits at M = 128 / 256 on the two large layers, `overhead` a GEMM's
 # fixed cost at M = 1 (a K sweep beside the streaming-read floor), `small` the M <= 8 plans'
-# neighbours, `mid` the warp-specialized tiles' neighbours at M 17..64. PARTS picks which run ("table
+# neighbours, `mid` the warp-specialized tiles' neighbours at M 17..64, `formats` the issue's other
+# formats (defaults, own rate from the L2, SASS mix). PARTS picks which run ("table
 # quick" by default: 140 + 250 s on an H100, more where machines are slower; split them over two
 # 600 s calls when in doubt). Each part runs under its own timeout. Run on the GPU
 # machine after `bash scripts/gpu-bundle.sh` here. The device tool returns at most 8 files from
@@ -163,6 +164,29 @@ for part in $PARTS; do
       echo "mid: in $(( $(date +%s) - t0 )) s"; cat "$W/bench/mid-1.txt" "$W/bench/mid-2.txt"; tail -n 5 "$W/bench/mid.err"
       # MID_TAG names the result (two sweeps in one device call); sweep_best.py remakes the summaries here.
       cat "$W/bench/mid-1.jsonl" "$W/bench/mid-2.jsonl" > "$OUT/mid${MID_TAG:-}.jsonl" ;;
+    formats)
+      # The issue's other formats (FORMATS_SPECS: bench_a16 flags, ';' between them) beside u4 f16,
+      # each spec's default plan: label fmt, M 1 / 8 / 16 / 64 on 8192^2 and 28672 x 8192 from DRAM;
+      # fmt_l2, one weight copy of 8192 x 4096 (it stays in the L2: the kernel's own rate);
+      # FORMATS_PLANS, a sweep of plans x splits at M = 1 / 8 (sweep_best.py). SASS: the
+      # instruction mix of each cubin that gpu-bundle/sass holds (plan_ptx built them).
+      IFS=';' read -ra fmts <<< "${FORMATS_SPECS:---weight u4;--weight u4 --act bf16;--weight u8;--weight u3;--weight e2m1 --act bf16 --scale ue8m0 --group 32;--weight e2m1 --act f16 --scale e4m3 --group 16}"
+      for f in "${fmts[@]}"; do
+        timeout 60 gpu-bundle/bin/example_bench_a16 --arch ${ARCH:-sm_90a} --no-copy --label fmt $f --shapes 8192x8192,28672x8192 --m 1,8,16,64 --harness graph >> "$W/bench/formats.jsonl" 2>> "$W/bench/formats.err"
+        timeout 60 gpu-bundle/bin/example_bench_a16 --arch ${ARCH:-sm_90a} --no-copy --label fmt_l2 --copies 1 $f --shapes 8192x4096 --m 1,8,16 --harness graph >> "$W/bench/formats.jsonl" 2>> "$W/bench/formats.err"
+        [ -n "${FORMATS_PLANS:-}" ] && timeout 120 gpu-bundle/bin/example_bench_a16 --arch ${ARCH:-sm_90a} --no-copy --label fmt_sweep $f --shapes 8192x8192,28672x8192 --m 1,8 \
+          --splits auto,1,2,4 --plans auto,$FORMATS_PLANS >> "$W/bench/formats-sweep.jsonl" 2>> "$W/bench/formats.err"
+      done
+      python3 scripts/formats_summary.py "$W/bench/formats.jsonl" > "$W/bench/formats.txt" 2>&1 || true
+      [ -s "$W/bench/formats-sweep.jsonl" ] && python3 scripts/sweep_best.py "$W/bench/formats-sweep.jsonl" >> "$W/bench/formats.txt" 2>&1
+      for c in gpu-bundle/sass/*.cubin; do
+        [ -e "$c" ] || continue
+        cuobjdump -sass "$c" > "$W/bench/$(basename "$c" .cubin).sass" 2>&1
+        echo "== $(basename "$c" .cubin): $(grep -cE '^ +/\*[0-9a-f]{4}\*/' "$W/bench/$(basename "$c" .cubin).sass") instructions"
+        grep -oE '^ +/\*[0-9a-f]{4}\*/ +(@!?U?P[0-9T] +)?[A-Z0-9_.]+' "$W/bench/$(basename "$c" .cubin).sass" | awk '{print $NF}' | sed 's/\..*//' | sort | uniq -c | sort -rn | head -n 24 | tr '\n' ' '; echo
+      done >> "$W/bench/formats.txt"
+      echo "formats: in $(( $(date +%s) - t0 )) s"; cat "$W/bench/formats.txt"; tail -n 5 "$W/bench/formats.err"
+      cp "$W/bench/formats.jsonl" "$W/bench/formats.txt" "$OUT/"; [ -s "$W/bench/formats-sweep.jsonl" ] && cp "$W/bench/formats-sweep.jsonl" "$OUT/" ;;
     *) echo "unknown part $part"; exit 2 ;;
   esac
 done
