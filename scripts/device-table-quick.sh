@@ -7,7 +7,8 @@
 # `big` plans x splits at M = 128 / 256 on the two large layers, `overhead` a GEMM's
 # fixed cost at M = 1 (a K sweep beside the streaming-read floor), `small` the M <= 8 plans'
 # neighbours, `mid` the warp-specialized tiles' neighbours at M 17..64, `formats` the issue's other
-# formats (defaults, own rate from the L2, SASS mix). PARTS picks which run ("table
+# formats (defaults, own rate from the L2, SASS mix), `fmtab` an A/B of two builds on some formats.
+# PARTS picks which run ("table
 # quick" by default: 140 + 250 s on an H100, more where machines are slower; split them over two
 # 600 s calls when in doubt). Each part runs under its own timeout. Run on the GPU
 # machine after `bash scripts/gpu-bundle.sh` here. The device tool returns at most 8 files from
@@ -187,6 +188,20 @@ for part in $PARTS; do
       done >> "$W/bench/formats.txt"
       echo "formats: in $(( $(date +%s) - t0 )) s"; cat "$W/bench/formats.txt"; tail -n 5 "$W/bench/formats.err"
       cp "$W/bench/formats.jsonl" "$W/bench/formats.txt" "$OUT/"; [ -s "$W/bench/formats-sweep.jsonl" ] && cp "$W/bench/formats-sweep.jsonl" "$OUT/" ;;
+    fmtab)
+      # An A/B of two builds on the formats of FMTAB_SPECS (bench_a16 flags, ';' between them):
+      # gpu-bundle/old/example_bench_a16 (label bench_a16_old, copied there by hand from the
+      # build before the change) against this bundle's (bench_a16), alternated three times,
+      # default plans, graph harness (ab_summary.py).
+      IFS=';' read -ra fmts <<< "${FMTAB_SPECS:---weight e2m1 --act bf16 --scale ue8m0 --group 32}"
+      for r in 1 2 3; do for f in "${fmts[@]}"; do for d in old new; do
+        bin=gpu-bundle/bin/example_bench_a16; lab=bench_a16; [ $d = old ] && { bin=gpu-bundle/old/example_bench_a16; lab=bench_a16_old; }
+        timeout 90 $bin --arch ${ARCH:-sm_90a} --no-copy --label $lab $f --shapes ${FMTAB_SHAPES:-28672x8192,8192x8192} --m ${FMTAB_M:-1,8,16,32,64} \
+          --harness graph >> "$W/bench/fmtab.jsonl" 2>> "$W/bench/fmtab.err"
+      done; done; done
+      python3 scripts/ab_summary.py "$W/bench/fmtab.jsonl" | grep -v "^--- splits" > "$W/bench/fmtab.txt" 2>&1 || true
+      echo "fmtab: in $(( $(date +%s) - t0 )) s"; cat "$W/bench/fmtab.txt"; tail -n 5 "$W/bench/fmtab.err"
+      cp "$W/bench/fmtab.jsonl" "$W/bench/fmtab.txt" "$OUT/" ;;
     *) echo "unknown part $part"; exit 2 ;;
   esac
 done

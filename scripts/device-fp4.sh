@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The 4-bit float placement (generator a16/18) on a GPU, one device call after `bash
+# scripts/gpu-bundle.sh` here with the build before it copied to gpu-bundle/old/example_bench_a16
+# and the cubins to compare in gpu-bundle/sass/: an A/B of the two builds on MXFP4 (bf16, ue8m0
+# g32) and e2m1 with e4m3 g16 scales and f16 activations, then the GPU suites that check 4-bit
+# floats against the f64 reference (the layer API, the sm_90a default plans, the realistic
+# shapes); first the SASS instruction mix of the cubins.
+set -uo pipefail
+export PATH=$PATH:/usr/local/cuda/bin
+OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
+nvidia-smi --query-gpu=name,driver_version,power.limit,clocks.max.sm --format=csv,noheader
+for c in gpu-bundle/sass/*.cubin; do
+  n=$(basename "$c" .cubin)
+  cuobjdump -sass "$c" > "/tmp/$n.sass" 2>&1
+  echo "== $n: $(grep -cE '^ +/\*[0-9a-f]{4}\*/' "/tmp/$n.sass") instructions"
+  grep -oE '^ +/\*[0-9a-f]{4}\*/ +(@!?U?P[0-9T] +)?[A-Z0-9_.]+' "/tmp/$n.sass" | awk '{print $NF}' | sed 's/\..*//' | sort | uniq -c | sort -rn | head -n 16 | tr '\n' ' '; echo
+done
+LOGS=0 PARTS=fmtab FMTAB_M=${FMTAB_M:-1,16,64} \
+  FMTAB_SPECS=${FMTAB_SPECS:-"--weight e2m1 --act bf16 --scale ue8m0 --group 32;--weight e2m1 --act f16 --scale e4m3 --group 16"} \
+  bash scripts/device-table-quick.sh 2>&1 | tail -n 40
+for t in gpu_runtime "gpu_sm90a_plans --exact gpu_sm90a_default_plans" "gpu_a16 --exact gpu_a16_realistic_shapes"; do
+  set -- $t
+  HUMMING_REQUIRE_GPU=1 timeout 120 gpu-bundle/bin/$1 --test-threads=1 --nocapture ${@:2} > "$OUT/$1.log" 2>&1
+  echo "$1: exit $?"; grep -hE "test result|worst|failed|FAILED|panicked" "$OUT/$1.log" | head -n 8
+done
