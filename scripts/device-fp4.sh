@@ -15,11 +15,11 @@ for c in gpu-bundle/sass/*.cubin; do
   echo "== $n: $(grep -cE '^ +/\*[0-9a-f]{4}\*/' "/tmp/$n.sass") instructions"
   grep -oE '^ +/\*[0-9a-f]{4}\*/ +(@!?U?P[0-9T] +)?[A-Z0-9_.]+' "/tmp/$n.sass" | awk '{print $NF}' | sed 's/\..*//' | sort | uniq -c | sort -rn | head -n 16 | tr '\n' ' '; echo
 done
-LOGS=0 PARTS=fmtab FMTAB_M=${FMTAB_M:-1,16,64} \
+LOGS=0 PARTS=fmtab FMTAB_M=${FMTAB_M:-1,16,64} FMTAB_REPS=${FMTAB_REPS:-2} \
   FMTAB_SPECS=${FMTAB_SPECS:-"--weight e2m1 --act bf16 --scale ue8m0 --group 32;--weight e2m1 --act f16 --scale e4m3 --group 16"} \
   bash scripts/device-table-quick.sh 2>&1 | tail -n 40
 for t in gpu_runtime "gpu_sm90a_plans --exact gpu_sm90a_default_plans" "gpu_a16 --exact gpu_a16_realistic_shapes"; do
   set -- $t
-  HUMMING_REQUIRE_GPU=1 timeout 120 gpu-bundle/bin/$1 --test-threads=1 --nocapture ${@:2} > "$OUT/$1.log" 2>&1
+  HUMMING_REQUIRE_GPU=1 timeout 90 gpu-bundle/bin/$1 --test-threads=1 --nocapture ${@:2} > "$OUT/$1.log" 2>&1
   echo "$1: exit $?"; grep -hE "test result|worst|failed|FAILED|panicked" "$OUT/$1.log" | head -n 8
 done

@@ -192,9 +192,9 @@ for part in $PARTS; do
       # An A/B of two builds on the formats of FMTAB_SPECS (bench_a16 flags, ';' between them):
       # gpu-bundle/old/example_bench_a16 (label bench_a16_old, copied there by hand from the
       # build before the change) against this bundle's (bench_a16), alternated three times,
-      # default plans, graph harness (ab_summary.py).
+      # default plans, graph harness (ab_summary.py); FMTAB_REPS alternations (3).
       IFS=';' read -ra fmts <<< "${FMTAB_SPECS:---weight e2m1 --act bf16 --scale ue8m0 --group 32}"
-      for r in 1 2 3; do for f in "${fmts[@]}"; do for d in old new; do
+      for r in $(seq ${FMTAB_REPS:-3}); do for f in "${fmts[@]}"; do for d in old new; do
         bin=gpu-bundle/bin/example_bench_a16; lab=bench_a16; [ $d = old ] && { bin=gpu-bundle/old/example_bench_a16; lab=bench_a16_old; }
         timeout 90 $bin --arch ${ARCH:-sm_90a} --no-copy --label $lab $f --shapes ${FMTAB_SHAPES:-28672x8192,8192x8192} --m ${FMTAB_M:-1,8,16,32,64} \
           --harness graph >> "$W/bench/fmtab.jsonl" 2>> "$W/bench/fmtab.err"
