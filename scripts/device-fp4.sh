@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The 4-bit float placement (generator a16/18) on a GPU, one device call after `bash
-# scripts/gpu-bundle.sh` here with the build before it copied to gpu-bundle/old/example_bench_a16
-# and the cubins to compare in gpu-bundle/sass/: an A/B of the two builds on MXFP4 (bf16, ue8m0
+# The 4-bit float placement on a GPU (docs/perf-data/2026-12-07-v34/fp4-placement.patch,
+# generator a16/18; not on main: session 36 could not get a device to measure it). Here: save
+# gpu-bundle/bin/example_bench_a16 of main, `git am` the patch, `bash scripts/gpu-bundle.sh`, put
+# the saved binary in gpu-bundle/old/ and the cubins to compare (plan_ptx) in gpu-bundle/sass/.
+# One device call then runs an A/B of the two builds on MXFP4 (bf16, ue8m0
 # g32) and e2m1 with e4m3 g16 scales and f16 activations, then the GPU suites that check 4-bit
 # floats against the f64 reference (the layer API, the sm_90a default plans, the realistic
 # shapes); first the SASS instruction mix of the cubins.

@@ -296,6 +296,28 @@ fn warp_specialized_plans_on_emulator() {
     assert!(mma.validate(Arch::Sm90a, 4).is_err());
 }
 
+/// 4-bit floats (e2m1, e1m2, e3m0) with both activation types (elsewhere bf16 alone): the
+/// swapped mma.sync plans (full and half width, f32 sums scaled), an unswapped one, and the
+/// warp-specialized wgmma tile (fragments scaled: groups of 32 inside its stage), on the emulator.
+#[test]
+fn four_bit_floats_on_emulator() {
+    let plans = ["m1x8_n1x64_k8w_bk512_s5", "m2x8_n2x32_k4w_bk512_s3", "m4x16_n2x32_k2w_bk128_s3", "m1x16_n4x64_k1w_bk128_s4_ws"];
+    let mut ran = 0;
+    for w in ["e2m1", "e1m2", "e3m0"] {
+        for act in [ActFormat::F16, ActFormat::Bf16] {
+            let spec = spec(w, act, Some(ScaleFormat::E4m3), ScaleGroup::Group(32), ZeroPoint::Implicit, Arch::Sm90a);
+            for (i, name) in plans.iter().enumerate() {
+                let plan: KernelPlan = name.parse().unwrap();
+                let m = [1, 13, 40, 9][i];
+                check_case(&spec, &plan, m, [1, 2][ran % 2], ran, 7000 + ran as u64);
+                ran += 1;
+            }
+        }
+    }
+    report!("{ran} (4-bit float spec, plan) pairs checked on the emulator");
+    assert_eq!(ran, 24);
+}
+
 /// Unswapped full-width mma.sync plans stop at 4 m16 tiles (`MMA_SYNC_ACC_MAX`): past it ptxas
 /// spills their accumulators (m8x16: 1.9-2.5 KB), so `validate` names the limit instead of
 /// generating a slow kernel. Half-width, swapped and wgmma plans of as many rows stay valid, on
