@@ -11,12 +11,7 @@ set -uo pipefail
 export PATH=$PATH:/usr/local/cuda/bin
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 nvidia-smi --query-gpu=name,driver_version,power.limit,clocks.max.sm --format=csv,noheader
-for c in gpu-bundle/sass/*.cubin; do
-  n=$(basename "$c" .cubin)
-  cuobjdump -sass "$c" > "/tmp/$n.sass" 2>&1
-  echo "== $n: $(grep -cE '^ +/\*[0-9a-f]{4}\*/' "/tmp/$n.sass") instructions"
-  grep -oE '^ +/\*[0-9a-f]{4}\*/ +(@!?U?P[0-9T] +)?[A-Z0-9_.]+' "/tmp/$n.sass" | awk '{print $NF}' | sed 's/\..*//' | sort | uniq -c | sort -rn | head -n 16 | tr '\n' ' '; echo
-done
+bash scripts/sass_mix.sh gpu-bundle/sass/*.cubin
 LOGS=0 PARTS=fmtab FMTAB_M=${FMTAB_M:-1,16,64} FMTAB_REPS=${FMTAB_REPS:-2} \
   FMTAB_SPECS=${FMTAB_SPECS:-"--weight e2m1 --act bf16 --scale ue8m0 --group 32;--weight e2m1 --act f16 --scale e4m3 --group 16"} \
   bash scripts/device-table-quick.sh 2>&1 | tail -n 40

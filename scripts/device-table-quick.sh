@@ -180,19 +180,14 @@ for part in $PARTS; do
       done
       python3 scripts/formats_summary.py "$W/bench/formats.jsonl" > "$W/bench/formats.txt" 2>&1 || true
       [ -s "$W/bench/formats-sweep.jsonl" ] && python3 scripts/sweep_best.py "$W/bench/formats-sweep.jsonl" >> "$W/bench/formats.txt" 2>&1
-      for c in gpu-bundle/sass/*.cubin; do
-        [ -e "$c" ] || continue
-        cuobjdump -sass "$c" > "$W/bench/$(basename "$c" .cubin).sass" 2>&1
-        echo "== $(basename "$c" .cubin): $(grep -cE '^ +/\*[0-9a-f]{4}\*/' "$W/bench/$(basename "$c" .cubin).sass") instructions"
-        grep -oE '^ +/\*[0-9a-f]{4}\*/ +(@!?U?P[0-9T] +)?[A-Z0-9_.]+' "$W/bench/$(basename "$c" .cubin).sass" | awk '{print $NF}' | sed 's/\..*//' | sort | uniq -c | sort -rn | head -n 24 | tr '\n' ' '; echo
-      done >> "$W/bench/formats.txt"
+      bash scripts/sass_mix.sh gpu-bundle/sass/*.cubin >> "$W/bench/formats.txt"
       echo "formats: in $(( $(date +%s) - t0 )) s"; cat "$W/bench/formats.txt"; tail -n 5 "$W/bench/formats.err"
       cp "$W/bench/formats.jsonl" "$W/bench/formats.txt" "$OUT/"; [ -s "$W/bench/formats-sweep.jsonl" ] && cp "$W/bench/formats-sweep.jsonl" "$OUT/" ;;
     fmtab)
       # An A/B of two builds on the formats of FMTAB_SPECS (bench_a16 flags, ';' between them):
       # gpu-bundle/old/example_bench_a16 (label bench_a16_old, copied there by hand from the
-      # build before the change) against this bundle's (bench_a16), alternated three times,
-      # default plans, graph harness (ab_summary.py); FMTAB_REPS alternations (3).
+      # build before the change) against this bundle's (bench_a16), alternated FMTAB_REPS times
+      # (3), default plans, graph harness (ab_summary.py).
       IFS=';' read -ra fmts <<< "${FMTAB_SPECS:---weight e2m1 --act bf16 --scale ue8m0 --group 32}"
       for r in $(seq ${FMTAB_REPS:-3}); do for f in "${fmts[@]}"; do for d in old new; do
         bin=gpu-bundle/bin/example_bench_a16; lab=bench_a16; [ $d = old ] && { bin=gpu-bundle/old/example_bench_a16; lab=bench_a16_old; }
