@@ -178,7 +178,7 @@ for part in $PARTS; do
         [ -n "${FORMATS_PLANS:-}" ] && timeout 120 gpu-bundle/bin/example_bench_a16 --arch ${ARCH:-sm_90a} --no-copy --label fmt_sweep $f --shapes 8192x8192,28672x8192 --m 1,8 \
           --splits auto,1,2,4 --plans auto,$FORMATS_PLANS >> "$W/bench/formats-sweep.jsonl" 2>> "$W/bench/formats.err"
       done
-      python3 scripts/formats_summary.py "$W/bench/formats.jsonl" > "$W/bench/formats.txt" 2>&1 || true
+      python3 scripts/bench_table.py "$W/bench/formats.jsonl" > "$W/bench/formats.txt" 2>&1 || true
       [ -s "$W/bench/formats-sweep.jsonl" ] && python3 scripts/sweep_best.py "$W/bench/formats-sweep.jsonl" >> "$W/bench/formats.txt" 2>&1
       bash scripts/sass_mix.sh gpu-bundle/sass/*.cubin >> "$W/bench/formats.txt"
       echo "formats: in $(( $(date +%s) - t0 )) s"; cat "$W/bench/formats.txt"; tail -n 5 "$W/bench/formats.err"
