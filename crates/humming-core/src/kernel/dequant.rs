@@ -9,6 +9,7 @@
 
 use super::emit::Emit;
 use crate::format::FloatFormat;
+use crate::pack::float4;
 use crate::ir::builder::KernelBuilder;
 use crate::ir::{BinOp, Operand, Reg, RegClass, Ty};
 
@@ -295,16 +296,20 @@ impl Dequant {
                         d
                     }
                     Dequant::FloatRealign { act, format } => {
-                        let bits = format.bits() as u32;
-                        // Code at the top of each half: sign at bit 15.
-                        let top = field(b, words, format.bits(), p, true);
                         let (et, bias_t) = act.exp_bias();
-                        let e = format.exp_bits() as u32;
-                        let em_mask = ((1u32 << (bits - 1)) - 1) << (16 - bits);
-                        let em = b.and32(top, em_mask * 0x0001_0001);
-                        let em = b.shr32(em, et - e);
-                        // sign | em
-                        let v = b.lop3(top, 0x8000_8000u32, em, 0xEA);
+                        let v = if float4::applies(format) {
+                            float4_in_place(b, words[p / 4], format, act.mantissa_bits(), p % 4)
+                        } else {
+                            let bits = format.bits() as u32;
+                            // Code at the top of each half: sign at bit 15.
+                            let top = field(b, words, format.bits(), p, true);
+                            let e = format.exp_bits() as u32;
+                            let em_mask = ((1u32 << (bits - 1)) - 1) << (16 - bits);
+                            let em = b.and32(top, em_mask * 0x0001_0001);
+                            let em = b.shr32(em, et - e);
+                            // sign | em
+                            b.lop3(top, 0x8000_8000u32, em, 0xEA)
+                        };
                         let shift = bias_t - format.bias();
                         let fix = act.pair_imm(2f32.powi(shift));
                         let exact = match act {
@@ -317,6 +322,35 @@ impl Dequant {
             })
             .collect()
     }
+}
+
+/// The sign and exponent / mantissa bits of slot `slot`'s pair of 4-bit float codes in word `x`
+/// moved to their targets in both halves ([`float4`]: the code bits that share a rotation are
+/// rotated and masked together, the groups merged), other bits zero.
+fn float4_in_place(b: &mut KernelBuilder, x: Reg, format: FloatFormat, mant: u32, slot: usize) -> Reg {
+    let mut groups: Vec<(u32, u32)> = Vec::new();
+    for i in (0..4).rev() {
+        let (rot, t) = (float4::rotation(format, mant, slot, i), float4::target(format, mant, i));
+        match groups.iter_mut().find(|g| g.0 == rot) {
+            Some(g) => g.1 |= 1 << t,
+            None => groups.push((rot, 1 << t)),
+        }
+    }
+    let mut v: Option<Reg> = None;
+    for (rot, targets) in groups {
+        // A shift where no target takes a bit across the halves, else a rotation.
+        let y = match rot {
+            0 => x,
+            r if targets.trailing_zeros() >= r => b.shl32(x, r),
+            r => b.rotl32(x, r),
+        };
+        let mask = targets * 0x0001_0001;
+        v = Some(match v {
+            None => b.and32(y, mask),
+            Some(v) => b.lop3(y, mask, v, 0xEA),
+        });
+    }
+    v.expect("four code bits")
 }
 
 /// `v * scale` rounded once in the activation type (bf16 through fma with -0, as there is no

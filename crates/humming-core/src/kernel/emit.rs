@@ -60,6 +60,12 @@ pub(crate) trait Emit {
         self.b().emit(Inst::Lop3 { dst, a: a.into(), b: m.into(), c: c.into(), lut });
         dst
     }
+    /// `shf.l.wrap.b32 d, a, a, n`: `a` rotated left by `n` (mod 32).
+    fn rotl32(&mut self, a: Reg, n: u32) -> Reg {
+        let dst = self.b().reg(RegClass::B32);
+        self.b().emit(Inst::Shf { left: true, wrap: true, dst, lo: a.into(), hi: a.into(), shift: (n % 32).into() });
+        dst
+    }
     /// `prmt.b32 d, a, b, sel`.
     fn prmt(&mut self, a: impl Into<Operand>, c: impl Into<Operand>, sel: u32) -> Reg {
         let dst = self.b().reg(RegClass::B32);

@@ -17,6 +17,10 @@
 //! tile are contiguous (coalesced 16-byte copies), and a lane's words are contiguous (one vector
 //! shared-memory load).
 //!
+//! 4-bit floats (FP4 e2m1 and its siblings) keep the words of the stream (pair `p` in word
+//! `p / 4` of its block) but place each code's bits within the word where a rotation or two
+//! rebuild the activation type's pattern ([`super::float4`]).
+//!
 //! Codes are *kernel codes* ([`kernel_code`]): signed integers are stored offset-binary (sign bit
 //! flipped) so that the kernel's integer path only ever sees unsigned codes with a zero point.
 
@@ -108,6 +112,17 @@ pub fn logical_code(format: WeightFormat, kcode: u8) -> u8 {
     kernel_code(format, kcode)
 }
 
+/// Where bit `i` of the value at stream bit `bit` of half `half` (from [`A16Layout::locate`])
+/// lives: (word index, bit of the word). Stream bit `x` is bit `x % 16` of word `x / 16`'s half;
+/// 4-bit floats place their bits per [`super::float4`] instead (pair `bit / 4`, its word
+/// `bit / 16`, slot `pair % 4`).
+fn code_bit(format: WeightFormat, base: usize, bit: usize, half: usize, i: usize) -> (usize, u32) {
+    match format {
+        WeightFormat::Float(f) if super::float4::applies(f) => (base + bit / 16, super::float4::word_bit(f, bit / 4 % 4, half, i)),
+        _ => (base + (bit + i) / 16, ((bit + i) % 16 + 16 * half) as u32),
+    }
+}
+
 /// Repacks logical codes (`[n, k]` row-major, one per byte) into the fragment layout. Padding
 /// elements get `pad_code` (a kernel code; callers pass the code of the value zero).
 pub fn repack_a16(codes: &[u8], layout: &A16Layout, format: WeightFormat, pad_code: u8) -> Vec<u32> {
@@ -120,12 +135,10 @@ pub fn repack_a16(codes: &[u8], layout: &A16Layout, format: WeightFormat, pad_co
             let c = if n < layout.n && k < layout.k { kernel_code(format, codes[n * layout.k + k]) } else { pad_code };
             let c = c as u32 & mask;
             let (base, bit, half) = layout.locate(n, k);
-            // The value's `bits` bits start at stream bit `bit`; stream bit x is bit x%16 of
-            // word x/16's half.
             for i in 0..bits {
                 if c >> i & 1 == 1 {
-                    let x = bit + i;
-                    out[base + x / 16] |= 1 << (x % 16 + 16 * half);
+                    let (w, b) = code_bit(format, base, bit, half, i);
+                    out[w] |= 1 << b;
                 }
             }
         }
@@ -143,8 +156,8 @@ pub fn unpack_a16(words: &[u32], layout: &A16Layout, format: WeightFormat) -> Ve
             let (base, bit, half) = layout.locate(n, k);
             let mut c = 0u8;
             for i in 0..bits {
-                let x = bit + i;
-                if words[base + x / 16] >> (x % 16 + 16 * half) & 1 == 1 {
+                let (w, b) = code_bit(format, base, bit, half, i);
+                if words[w] >> b & 1 == 1 {
                     c |= 1 << i;
                 }
             }
@@ -181,14 +194,18 @@ mod tests {
 
     #[test]
     fn every_element_has_its_own_bits() {
-        for bits in 1..=8u8 {
+        let mut formats: Vec<WeightFormat> = (1..=8).map(WeightFormat::UInt).collect();
+        formats.extend(crate::format::FloatFormat::all().into_iter().filter(|f| f.bits() == 4).map(WeightFormat::Float));
+        for format in formats {
+            let bits = format.bits();
             let l = A16Layout::new(bits, 64, 16, None);
             let mut seen = std::collections::HashSet::new();
             for n in 0..64 {
                 for k in 0..16 {
                     let (base, bit, half) = l.locate(n, k);
                     for i in 0..bits as usize {
-                        assert!(seen.insert((base + (bit + i) / 16, (bit + i) % 16 + 16 * half)));
+                        let (w, b) = code_bit(format, base, bit, half, i);
+                        assert!(w < base + bits as usize && seen.insert((w, b)), "{format}");
                     }
                 }
             }

@@ -7,6 +7,7 @@
 
 pub mod bits;
 pub mod a16;
+pub mod float4;
 pub mod fragment;
 
 pub use bits::{pack, pack_rows, packed_len, row_stride, unpack, unpack_rows};
