@@ -25,7 +25,7 @@ use humming::core::ir::{DevPtr, Executor, Kernel, samples::SplitMix64};
 use humming::core::kernel::check::check_kernels;
 use humming::core::kernel::launch::{Buf, DeviceWeights, GemmLaunches, GemmOperands, Launch, WeightsDesc, alloc_workspace, prepare};
 use humming::core::kernel::{CompiledKernel, GemmKernels, KernelPlan, generate};
-use humming::core::pack::fragment::A16Layout;
+use humming::core::pack::fragment::{A16Layout, BitPlacement};
 use humming::core::*;
 use humming::cuda::cust::sys as cu;
 use humming::cuda::{Gpu, GpuExecutor, Module};
@@ -292,6 +292,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 desc: WeightsDesc {
                     layout,
                     format: weight,
+                    placement: BitPlacement::new(weight, spec.act()),
                     scale_format: spec.scale(),
                     group: spec.group(),
                     zero_point: spec.zero_point(),

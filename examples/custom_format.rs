@@ -70,7 +70,7 @@ fn layer<A: Bits16, O: Bits16>(
         .with_zero_point(spec.zero_point())
         .with_global_scale(spec.global_scale());
     let w = quantize(&wf, n, k, &cfg)?;
-    let packed = PackedA16::from_quantized(&w)?;
+    let packed = PackedA16::from_quantized(&w, spec.act())?;
     let codes = n * k * spec.weight().bits() as usize / 8;
     println!(
         "  layer {n} x {k}: {:.2} MB of {}-bit codes and scales (f16 would be {:.2} MB)",

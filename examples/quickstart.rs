@@ -36,7 +36,7 @@ fn main() -> Result<(), Error> {
     let x: Vec<f32> = (0..m * k).map(|_| rng.unit_f32()).collect();
     let act = quantize_act(&x, m, k, spec.act(), ActGranularity::PerToken)?;
     let x16: Vec<f16> = act.codes.iter().map(|&c| f16::from_bits(c as u16)).collect();
-    let packed = PackedA16::from_quantized(&q)?;
+    let packed = PackedA16::from_quantized(&q, spec.act())?;
     let fp16_bytes = n * k * 2;
     let q_bytes = packed.words.len() * 4 + packed.scales.len();
     println!("weights: {:.2} MB packed (int4 + f16 scales), {:.2} MB as fp16", q_bytes as f64 / 1e6, fp16_bytes as f64 / 1e6);

@@ -41,7 +41,7 @@ fn gpu_macro_kernels_match_reference() {
         // u4 f16
         let spec = w4a16::spec();
         let (w, act) = random_operands(&spec, (m, n, k), m as u64).unwrap();
-        let dw = GpuWeights::upload(&gpu, &PackedA16::from_quantized(&w).unwrap()).unwrap();
+        let dw = GpuWeights::upload(&gpu, &PackedA16::from_quantized(&w, spec.act()).unwrap()).unwrap();
         let x = DeviceBuf::<f16>::from_slice(&gpu, bytemuck::cast_slice(&act.codes.iter().map(|&c| c as u16).collect::<Vec<_>>())).unwrap();
         let mut y = DeviceBuf::<f16>::poisoned(&gpu, m * n).unwrap();
         w4a16(&stream, &x, &dw, &mut y).unwrap();
@@ -49,7 +49,7 @@ fn gpu_macro_kernels_match_reference() {
         // MXFP4 bf16
         let spec = mxfp4_bf16::spec();
         let (w, act) = random_operands(&spec, (m, n, k), 100 + m as u64).unwrap();
-        let dw = GpuWeights::upload(&gpu, &PackedA16::from_quantized(&w).unwrap()).unwrap();
+        let dw = GpuWeights::upload(&gpu, &PackedA16::from_quantized(&w, spec.act()).unwrap()).unwrap();
         let x = DeviceBuf::<bf16>::from_slice(&gpu, bytemuck::cast_slice(&act.codes.iter().map(|&c| c as u16).collect::<Vec<_>>())).unwrap();
         let mut y = DeviceBuf::<bf16>::poisoned(&gpu, m * n).unwrap();
         mxfp4_bf16(&stream, &x, &dw, &mut y).unwrap();
@@ -57,7 +57,7 @@ fn gpu_macro_kernels_match_reference() {
         // GPTQ u4 with dynamic zero points
         let spec = gptq_u4::spec();
         let (w, act) = random_operands(&spec, (m, n, k), 200 + m as u64).unwrap();
-        let dw = GpuWeights::upload(&gpu, &PackedA16::from_quantized(&w).unwrap()).unwrap();
+        let dw = GpuWeights::upload(&gpu, &PackedA16::from_quantized(&w, spec.act()).unwrap()).unwrap();
         let x = DeviceBuf::<f16>::from_slice(&gpu, bytemuck::cast_slice(&act.codes.iter().map(|&c| c as u16).collect::<Vec<_>>())).unwrap();
         let mut y = DeviceBuf::<f16>::poisoned(&gpu, m * n).unwrap();
         gptq_u4(&stream, &x, &dw, &mut y).unwrap();
@@ -77,7 +77,7 @@ fn gpu_macro_fn_refuses_other_weights() {
     let (m, n, k) = (2, 256, 512);
     // Weights packed for the GPTQ spec (dynamic zero points, g64) given to the symmetric g128 fn.
     let (w, act) = random_operands(&gptq_u4::spec(), (m, n, k), 1).unwrap();
-    let dw = GpuWeights::upload(&gpu, &PackedA16::from_quantized(&w).unwrap()).unwrap();
+    let dw = GpuWeights::upload(&gpu, &PackedA16::from_quantized(&w, gptq_u4::spec().act()).unwrap()).unwrap();
     let x = DeviceBuf::<f16>::from_slice(&gpu, bytemuck::cast_slice(&act.codes.iter().map(|&c| c as u16).collect::<Vec<_>>())).unwrap();
     let mut y = DeviceBuf::<f16>::poisoned(&gpu, m * n).unwrap();
     let e = w4a16(&stream, &x, &dw, &mut y).unwrap_err();

@@ -110,7 +110,7 @@ const K: usize = 512;
 fn misuse_setup(gpu: &Gpu) -> Misuse {
     let spec = spec("u4", ActFormat::F16, |_| {});
     let (w, act) = random_operands(&spec, (M, N, K), 5).unwrap();
-    let weights = GpuWeights::upload(gpu, &PackedA16::from_quantized(&w).unwrap()).unwrap();
+    let weights = GpuWeights::upload(gpu, &PackedA16::from_quantized(&w, spec.act()).unwrap()).unwrap();
     Misuse {
         gpu: gpu.clone(),
         spec,
@@ -169,7 +169,7 @@ fn gpu_runtime_misuse_is_typed_errors() {
         (spec("u4", ActFormat::F16, |p| p.scale = ScaleFormat::E4m3), "scale format"),
     ] {
         let (w, _) = random_operands(&other, (M, N, K), 6).unwrap();
-        let wrong = GpuWeights::upload(&gpu, &PackedA16::from_quantized(&w).unwrap()).unwrap();
+        let wrong = GpuWeights::upload(&gpu, &PackedA16::from_quantized(&w, other.act()).unwrap()).unwrap();
         expect(&format!("weights packed as {other}"), launch_gemm(&s.bundles, &stream, &s.x, &wrong, &mut s.y), &|e| {
             matches!(e, RuntimeError::Launch(LaunchError::WeightsMismatch { field: f, .. }) if *f == field)
         });
@@ -198,7 +198,7 @@ fn gpu_runtime_misuse_is_typed_errors() {
     let r = QuantizedLinear::from_f32(&gpu, &[0.5; 10], 4, 4, &s.spec).map(|_| ());
     expect("host weights of the wrong length", r, &|e| matches!(e, RuntimeError::HostShape { .. }));
     let (w, _) = random_operands(&s.spec, (M, N, K), 7).unwrap();
-    let mut p = PackedA16::from_quantized(&w).unwrap();
+    let mut p = PackedA16::from_quantized(&w, s.spec.act()).unwrap();
     p.words.pop();
     expect("truncated packed words", GpuWeights::upload(&gpu, &p).map(|_| ()), &|e| matches!(e, RuntimeError::Packed { what: "words", .. }));
 

@@ -27,7 +27,7 @@ fn packed(spec: &Spec) -> PackedA16 {
     let cfg = QuantConfig::new(spec.weight(), spec.scale(), spec.group())
         .with_zero_point(spec.zero_point())
         .with_global_scale(spec.global_scale());
-    PackedA16::from_quantized(&quantize(&w, N, K, &cfg).unwrap()).unwrap()
+    PackedA16::from_quantized(&quantize(&w, N, K, &cfg).unwrap(), spec.act()).unwrap()
 }
 
 struct Setup {
@@ -119,6 +119,19 @@ fn weights_of_another_spec_are_rejected() {
         match misuse(&spec, &wspec, |_| {}) {
             LaunchError::WeightsMismatch { field: f, .. } => assert_eq!(f, field, "weights {wspec}"),
             e => panic!("weights {wspec}: {e}"),
+        }
+    }
+}
+
+/// 4-bit float codes sit where the kernels of one activation type rebuild them: weights packed
+/// for f16 kernels are refused by a bf16 kernel (and the other way round).
+#[test]
+fn four_bit_floats_packed_for_another_activation_type_are_rejected() {
+    let fp4 = |act| spec_with(|p| (p.weight, p.act, p.scale) = (WeightFormat::Float(FloatFormat::E2M1), act, ScaleFormat::E4m3));
+    for (kernel, weights) in [(ActFormat::Bf16, ActFormat::F16), (ActFormat::F16, ActFormat::Bf16)] {
+        match misuse(&fp4(kernel), &fp4(weights), |_| {}) {
+            LaunchError::WeightsMismatch { field: "bit placement", .. } => {}
+            e => panic!("e2m1 packed for {weights}, kernel for {kernel}: {e}"),
         }
     }
 }

@@ -45,7 +45,7 @@ impl QuantizedLinear {
     /// finite in the activation type.
     pub fn from_quantized(gpu: &Gpu, q: &QuantizedWeights, spec: &Spec) -> Result<QuantizedLinear, RuntimeError> {
         check_act_range(q, spec.act())?;
-        let packed = PackedA16::from_quantized(q)?;
+        let packed = PackedA16::from_quantized(q, spec.act())?;
         humming_core::kernel::launch::WeightsDesc::of(&packed).check_matches(spec)?;
         // Plans for this layer's shape (wide layers take wider N tiles, deep ones finer K splits)
         // on this GPU (its DRAM bandwidth moves the small-M plans of the largest layers).

@@ -76,7 +76,7 @@ pub fn check_kernels<E: Executor>(
     let spec = &kernels.spec;
     let (w, act) = random_operands(spec, (m, n, k), seed)?;
 
-    let packed = PackedA16::from_quantized(&w).map_err(|e| e.to_string())?;
+    let packed = PackedA16::from_quantized(&w, spec.act()).map_err(|e| e.to_string())?;
     let dev_w = upload_weights(ex, &packed).map_err(|e| e.to_string())?;
     let a16: Vec<u16> = act.codes.iter().map(|&c| c as u16).collect();
     let a_dev = ex.upload_new(&a16).map_err(|e| e.to_string())?;

@@ -45,6 +45,14 @@ impl Act16 {
         }
     }
 
+    /// The activation format this type is.
+    pub fn format(self) -> crate::ActFormat {
+        match self {
+            Act16::F16 => crate::ActFormat::F16,
+            Act16::Bf16 => crate::ActFormat::Bf16,
+        }
+    }
+
     /// Explicit mantissa bits of the type (10 for f16, 7 for bf16).
     pub fn mantissa_bits(self) -> u32 {
         match self {
@@ -298,7 +306,7 @@ impl Dequant {
                     Dequant::FloatRealign { act, format } => {
                         let (et, bias_t) = act.exp_bias();
                         let v = if float4::applies(format) {
-                            float4_in_place(b, words[p / 4], format, act.mantissa_bits(), p % 4)
+                            float4_in_place(b, words[p / 4], format, act, p % 4)
                         } else {
                             let bits = format.bits() as u32;
                             // Code at the top of each half: sign at bit 15.
@@ -327,10 +335,10 @@ impl Dequant {
 /// The sign and exponent / mantissa bits of slot `slot`'s pair of 4-bit float codes in word `x`
 /// moved to their targets in both halves ([`float4`]: the code bits that share a rotation are
 /// rotated and masked together, the groups merged), other bits zero.
-fn float4_in_place(b: &mut KernelBuilder, x: Reg, format: FloatFormat, mant: u32, slot: usize) -> Reg {
+fn float4_in_place(b: &mut KernelBuilder, x: Reg, format: FloatFormat, act: Act16, slot: usize) -> Reg {
     let mut groups: Vec<(u32, u32)> = Vec::new();
     for i in (0..4).rev() {
-        let (rot, t) = (float4::rotation(format, mant, slot, i), float4::target(format, mant, i));
+        let (rot, t) = (float4::rotation(format, act.format(), slot, i), float4::target(format, act.format(), i));
         match groups.iter_mut().find(|g| g.0 == rot) {
             Some(g) => g.1 |= 1 << t,
             None => groups.push((rot, 1 << t)),

@@ -10,7 +10,7 @@
 use super::{GemmKernels, KernelPlan, qbytes};
 use crate::ir::{DevPtr, Executor, KernelArg, LaunchDims};
 use crate::pack::a16::PackedA16;
-use crate::pack::fragment::A16Layout;
+use crate::pack::fragment::{A16Layout, BitPlacement};
 use crate::{ScaleFormat, ScaleGroup, Spec, WeightFormat, ZeroPoint};
 
 /// What identifies packed weights to a kernel, without their data: formats, scale scheme and
@@ -19,6 +19,8 @@ use crate::{ScaleFormat, ScaleGroup, Spec, WeightFormat, ZeroPoint};
 pub struct WeightsDesc {
     pub layout: A16Layout,
     pub format: WeightFormat,
+    /// Where the codes' bits sit in their words (4-bit floats: placed for one activation type).
+    pub placement: BitPlacement,
     pub scale_format: ScaleFormat,
     pub group: ScaleGroup,
     pub zero_point: ZeroPoint,
@@ -32,6 +34,7 @@ impl WeightsDesc {
         WeightsDesc {
             layout: p.layout,
             format: p.format,
+            placement: p.placement,
             scale_format: p.scale_format,
             group: p.group,
             zero_point: if p.zeros.is_some() { ZeroPoint::Dynamic } else { ZeroPoint::Implicit },
@@ -48,13 +51,17 @@ impl WeightsDesc {
     }
 
     /// Checks that a kernel built for `spec` reads these weights correctly: same weight and
-    /// scale formats, group, zero-point mode and global-scale presence.
+    /// scale formats, bit placement, group, zero-point mode and global-scale presence.
     pub fn check_matches(&self, spec: &Spec) -> Result<(), LaunchError> {
         let mismatch = |field: &'static str, weights: String, kernel: String| {
             Err(LaunchError::WeightsMismatch { field, weights, kernel, spec: spec.id() })
         };
         if self.format != spec.weight() {
             return mismatch("weight format", self.format.to_string(), spec.weight().to_string());
+        }
+        let placement = BitPlacement::new(spec.weight(), spec.act());
+        if self.placement != placement {
+            return mismatch("bit placement", self.placement.to_string(), placement.to_string());
         }
         if self.scale_format != spec.scale() {
             return mismatch("scale format", self.scale_format.to_string(), spec.scale().to_string());

@@ -2,7 +2,7 @@
 //! codes ([`super::fragment`]), scales and zero points permuted per 64-column block and padded
 //! to the layout, ready to upload.
 
-use super::fragment::{A16Layout, permute_group_values, repack_a16};
+use super::fragment::{A16Layout, BitPlacement, permute_group_values, repack_a16};
 use crate::quant::{QuantError, QuantizedWeights};
 use crate::{ScaleFormat, ScaleGroup, WeightFormat};
 
@@ -11,6 +11,8 @@ use crate::{ScaleFormat, ScaleGroup, WeightFormat};
 pub struct PackedA16 {
     pub layout: A16Layout,
     pub format: WeightFormat,
+    /// Where each code's bits sit in its words (4-bit floats: placed for one activation type).
+    pub placement: BitPlacement,
     /// Format of the stored scale codes.
     pub scale_format: ScaleFormat,
     /// Scale granularity along K.
@@ -70,8 +72,9 @@ pub fn check_act_range(w: &QuantizedWeights, act: crate::ActFormat) -> Result<()
 }
 
 impl PackedA16 {
-    /// Repacks validated quantized weights.
-    pub fn from_quantized(w: &QuantizedWeights) -> Result<PackedA16, PackA16Error> {
+    /// Repacks validated quantized weights for the kernels whose activation type is `act` (f16
+    /// or bf16; it decides where 4-bit float codes place their bits, [`BitPlacement`]).
+    pub fn from_quantized(w: &QuantizedWeights, act: crate::ActFormat) -> Result<PackedA16, PackA16Error> {
         w.validate()?;
         if w.k % 8 != 0 {
             return Err(PackA16Error::KAlignment { k: w.k });
@@ -87,7 +90,8 @@ impl PackedA16 {
             WeightFormat::UInt(b) | WeightFormat::SInt(b) => 1u8 << (b - 1),
             WeightFormat::Float(_) => 0,
         };
-        let words = repack_a16(&w.codes, &layout, w.format, pad_code);
+        let placement = BitPlacement::new(w.format, act);
+        let words = repack_a16(&w.codes, &layout, w.format, placement, pad_code);
         let groups = w.groups_along_k();
         let groups_pad = group.map_or(1, |g| layout.k_pad / g);
         let one = w.scale_format.scalar().encode(1.0);
@@ -103,6 +107,7 @@ impl PackedA16 {
         Ok(PackedA16 {
             layout,
             format: w.format,
+            placement,
             scale_format: w.scale_format,
             group: w.group,
             words,

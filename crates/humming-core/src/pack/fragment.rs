@@ -19,11 +19,12 @@
 //!
 //! 4-bit floats (FP4 e2m1 and its siblings) keep the words of the stream (pair `p` in word
 //! `p / 4` of its block) but place each code's bits within the word where a rotation or two
-//! rebuild the activation type's pattern ([`super::float4`]).
+//! rebuild the pattern of the kernels' activation type ([`BitPlacement`], [`super::float4`]).
 //!
 //! Codes are *kernel codes* ([`kernel_code`]): signed integers are stored offset-binary (sign bit
 //! flipped) so that the kernel's integer path only ever sees unsigned codes with a zero point.
 
+use crate::ActFormat;
 use crate::format::WeightFormat;
 
 /// Padding granularity of K in the packed layout (four k16 steps, the smallest stage). Stages
@@ -32,6 +33,34 @@ use crate::format::WeightFormat;
 pub const K_ALIGN: usize = 64;
 /// Padding granularity of N in the packed layout (one warp's n64 block).
 pub const N_ALIGN: usize = 64;
+
+/// Where the bits of each code sit in its words: the stream, or (4-bit floats) where the kernels
+/// of one 16-bit activation type rebuild them with few instructions ([`super::float4`]). Weights
+/// are packed for the placement of the kernels that will read them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BitPlacement {
+    Stream,
+    Float4 { act: ActFormat },
+}
+
+impl BitPlacement {
+    /// The placement read by the kernels for weight format `format` and activation type `act`.
+    pub fn new(format: WeightFormat, act: ActFormat) -> BitPlacement {
+        match format {
+            WeightFormat::Float(f) if super::float4::applies(f) => BitPlacement::Float4 { act },
+            _ => BitPlacement::Stream,
+        }
+    }
+}
+
+impl std::fmt::Display for BitPlacement {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BitPlacement::Stream => write!(f, "the bit stream"),
+            BitPlacement::Float4 { act } => write!(f, "4-bit float codes placed for {act} activations"),
+        }
+    }
+}
 
 /// Shape of a packed weight matrix in the A16 fragment layout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -114,18 +143,19 @@ pub fn logical_code(format: WeightFormat, kcode: u8) -> u8 {
 
 /// Where bit `i` of the value at stream bit `bit` of half `half` (from [`A16Layout::locate`])
 /// lives: (word index, bit of the word). Stream bit `x` is bit `x % 16` of word `x / 16`'s half;
-/// 4-bit floats place their bits per [`super::float4`] instead (pair `bit / 4`, its word
-/// `bit / 16`, slot `pair % 4`).
-fn code_bit(format: WeightFormat, base: usize, bit: usize, half: usize, i: usize) -> (usize, u32) {
-    match format {
-        WeightFormat::Float(f) if super::float4::applies(f) => (base + bit / 16, super::float4::word_bit(f, bit / 4 % 4, half, i)),
+/// 4-bit floats placed for an activation type sit per [`super::float4`] instead (pair `bit / 4`,
+/// its word `bit / 16`, slot `pair % 4`).
+fn code_bit(format: WeightFormat, placement: BitPlacement, base: usize, bit: usize, half: usize, i: usize) -> (usize, u32) {
+    match (format, placement) {
+        (WeightFormat::Float(f), BitPlacement::Float4 { act }) => (base + bit / 16, super::float4::word_bit(f, act, bit / 4 % 4, half, i)),
         _ => (base + (bit + i) / 16, ((bit + i) % 16 + 16 * half) as u32),
     }
 }
 
-/// Repacks logical codes (`[n, k]` row-major, one per byte) into the fragment layout. Padding
-/// elements get `pad_code` (a kernel code; callers pass the code of the value zero).
-pub fn repack_a16(codes: &[u8], layout: &A16Layout, format: WeightFormat, pad_code: u8) -> Vec<u32> {
+/// Repacks logical codes (`[n, k]` row-major, one per byte) into the fragment layout, bits
+/// placed per `placement` ([`BitPlacement::new`] of the format). Padding elements get `pad_code`
+/// (a kernel code; callers pass the code of the value zero).
+pub fn repack_a16(codes: &[u8], layout: &A16Layout, format: WeightFormat, placement: BitPlacement, pad_code: u8) -> Vec<u32> {
     assert_eq!(codes.len(), layout.n * layout.k, "codes must be n*k");
     let mut out = vec![0u32; layout.total_words()];
     let bits = layout.bits as usize;
@@ -137,7 +167,7 @@ pub fn repack_a16(codes: &[u8], layout: &A16Layout, format: WeightFormat, pad_co
             let (base, bit, half) = layout.locate(n, k);
             for i in 0..bits {
                 if c >> i & 1 == 1 {
-                    let (w, b) = code_bit(format, base, bit, half, i);
+                    let (w, b) = code_bit(format, placement, base, bit, half, i);
                     out[w] |= 1 << b;
                 }
             }
@@ -147,7 +177,7 @@ pub fn repack_a16(codes: &[u8], layout: &A16Layout, format: WeightFormat, pad_co
 }
 
 /// Inverse of [`repack_a16`]: the logical codes of the `n x k` matrix (padding dropped).
-pub fn unpack_a16(words: &[u32], layout: &A16Layout, format: WeightFormat) -> Vec<u8> {
+pub fn unpack_a16(words: &[u32], layout: &A16Layout, format: WeightFormat, placement: BitPlacement) -> Vec<u8> {
     assert_eq!(words.len(), layout.total_words(), "packed length");
     let bits = layout.bits as usize;
     let mut codes = vec![0u8; layout.n * layout.k];
@@ -156,7 +186,7 @@ pub fn unpack_a16(words: &[u32], layout: &A16Layout, format: WeightFormat) -> Ve
             let (base, bit, half) = layout.locate(n, k);
             let mut c = 0u8;
             for i in 0..bits {
-                let (w, b) = code_bit(format, base, bit, half, i);
+                let (w, b) = code_bit(format, placement, base, bit, half, i);
                 if words[w] >> b & 1 == 1 {
                     c |= 1 << i;
                 }
@@ -194,9 +224,13 @@ mod tests {
 
     #[test]
     fn every_element_has_its_own_bits() {
-        let mut formats: Vec<WeightFormat> = (1..=8).map(WeightFormat::UInt).collect();
-        formats.extend(crate::format::FloatFormat::all().into_iter().filter(|f| f.bits() == 4).map(WeightFormat::Float));
-        for format in formats {
+        let mut cases: Vec<(WeightFormat, BitPlacement)> = (1..=8).map(|b| (WeightFormat::UInt(b), BitPlacement::Stream)).collect();
+        for f in crate::format::FloatFormat::all().into_iter().filter(|f| f.bits() == 4) {
+            for act in [ActFormat::F16, ActFormat::Bf16] {
+                cases.push((WeightFormat::Float(f), BitPlacement::new(WeightFormat::Float(f), act)));
+            }
+        }
+        for (format, placement) in cases {
             let bits = format.bits();
             let l = A16Layout::new(bits, 64, 16, None);
             let mut seen = std::collections::HashSet::new();
@@ -204,8 +238,8 @@ mod tests {
                 for k in 0..16 {
                     let (base, bit, half) = l.locate(n, k);
                     for i in 0..bits as usize {
-                        let (w, b) = code_bit(format, base, bit, half, i);
-                        assert!(w < base + bits as usize && seen.insert((w, b)), "{format}");
+                        let (w, b) = code_bit(format, placement, base, bit, half, i);
+                        assert!(w < base + bits as usize && seen.insert((w, b)), "{format} {placement}");
                     }
                 }
             }
@@ -248,12 +282,13 @@ mod round_trip {
         formats.extend([FloatFormat::E2M1, FloatFormat::E4M3, FloatFormat::E3M2].map(WeightFormat::Float));
         for format in formats {
             let bits = format.bits();
-            for (n, k) in [(1, 8), (64, 16), (70, 72), (200, 136)] {
+            for (act, (n, k)) in [ActFormat::F16, ActFormat::Bf16].into_iter().flat_map(|a| [(1, 8), (64, 16), (70, 72), (200, 136)].map(|s| (a, s))) {
+                let placement = BitPlacement::new(format, act);
                 let codes: Vec<u8> = (0..n * k).map(|_| rng.below(1 << bits) as u8).collect();
                 let layout = A16Layout::new(bits, n, k, Some(32));
-                let words = repack_a16(&codes, &layout, format, 0);
+                let words = repack_a16(&codes, &layout, format, placement, 0);
                 assert_eq!(words.len(), layout.total_words());
-                assert_eq!(unpack_a16(&words, &layout, format), codes, "{format} {n}x{k}");
+                assert_eq!(unpack_a16(&words, &layout, format, placement), codes, "{format} {placement} {n}x{k}");
             }
         }
     }
