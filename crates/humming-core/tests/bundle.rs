@@ -230,6 +230,31 @@ fn lean_dram_device_plans() {
         assert_eq!(b[0].0, 16, "{b:?}");
         assert_eq!(b[0].1.to_string(), "m1x16_n4x64_k1w_bk128_s4_ws");
         assert_eq!(KernelPlan::buckets_for_device(&s, n, k, Some(&h200)), KernelPlan::buckets_for_spec(&s, n, k));
+        // 4-bit float codes (MXFP4, and e2m1 with e4m3 g16 scales and f16) keep the mma.sync
+        // defaults at M <= 8 (session 37's v35: 13-20% faster than the 16-row tile there), the
+        // tile at M 9..16.
+        let nvfp4 = {
+            let mut p = SpecParts::new(WeightFormat::parse("e2m1").unwrap(), ActFormat::F16);
+            (p.arch, p.scale, p.group) = (Arch::Sm90a, ScaleFormat::E4m3, ScaleGroup::Group(16));
+            Spec::new(p).unwrap()
+        };
+        let mxfp4 = {
+            let mut p = SpecParts::new(WeightFormat::parse("e2m1").unwrap(), ActFormat::Bf16);
+            (p.arch, p.scale, p.group) = (Arch::Sm90a, ScaleFormat::Ue8m0, ScaleGroup::Group(32));
+            Spec::new(p).unwrap()
+        };
+        for f in [&mxfp4, &nvfp4] {
+            for m in [1, 2, 8] {
+                let p = KernelPlan::choose_for_device(f, m, n, k, Some(&h100));
+                assert_eq!(p, KernelPlan::choose_for(f, m, n, k), "{f} M {m} {n} x {k}");
+                assert!(!p.wgmma, "{f} M {m} {n} x {k}: {p}");
+            }
+            for m in [9, 16] {
+                assert_eq!(KernelPlan::choose_for_device(f, m, n, k, Some(&h100)).to_string(), "m1x16_n4x64_k1w_bk128_s4_ws", "{f} M {m} {n} x {k}");
+            }
+            let b = KernelPlan::buckets_for_device(f, n, k, Some(&h100));
+            assert_eq!((b[0].0, b[1].0, b[1].1.to_string()), (8, 16, "m1x16_n4x64_k1w_bk128_s4_ws".to_string()), "{f} {b:?}");
+        }
     }
     // Smaller layers: M <= 8 takes a ring of four 512-deep stages (two CTAs an SM from four
     // stages a CTA: 6144 x 4096 splits in two), or of five where the unsplit grid fills 7/8 of

@@ -430,7 +430,14 @@ impl KernelPlan {
         let (arch, bits) = (spec.arch(), spec.weight().bits());
         let lean = device.is_some_and(DeviceProfile::lean_dram);
         let float_w = !matches!(spec.weight(), crate::WeightFormat::UInt(_));
-        if crate::kernel::wgmma_supported(spec) {
+        // 4-bit float codes at M <= 8 keep the mma.sync defaults on a lean GPU too. v35 (session
+        // 37, H100, graph harness, after the 4-bit float placement), e2m1 bf16 ue8m0 g32 / f16
+        // e4m3 g16 at M = 1 / 8: 28672 x 8192 53.1 / 53.3 and 56.4 / 56.0 us against the warp-specialized
+        // 16-row tile's 66.3 / 65.1 and 67.9 / 66.4; 8192 x 28672 49.6 / 50.7 and 51.3 / 52.7
+        // against 60.6 / 59.7 and 61.7 / 60.6. (At M = 9..16 the tile stays: f16's best there,
+        // bf16 2.5-4% behind the best mma.sync plan.)
+        let fp4_small = m <= 8 && matches!(spec.weight(), crate::WeightFormat::Float(f) if f.bits() == 4);
+        if crate::kernel::wgmma_supported(spec) && !(lean && fp4_small) {
             // Groups spanning a 128-deep stage: the tiles of up to 32 rows scale f32 sums.
             let sums = spec.group().spans(128);
             // The lean GPU's rules for layers of a known shape only (the macro's kernel sets
@@ -605,7 +612,8 @@ impl KernelPlan {
     ///   41.9 / 44.7). On smaller layers it wins 1-5% at M = 12..16 only where K >= N, and loses
     ///   3-27% at M <= 8 (8192^2 +3.6%, 14336 x 4096 +14%, 2048 x 8192 +27%): they keep the
     ///   defaults. On the H200 the mma.sync plans win at M = 16 (v18: 36.7 against 44.3 us on
-    ///   28672 x 8192), so the defaults keep them.
+    ///   28672 x 8192), so the defaults keep them. 4-bit float codes do not ask for it at M <= 8
+    ///   (session 37's v35; [`KernelPlan::choose_for_device`]).
     ///
     ///   v30 (H100 SXM, graph harness, splits auto/1/2/4, two runs in one call): 4-bit weights at
     ///   M = 17..32 take the 32-row tile on every layer from 4096^2 elements, with two math
