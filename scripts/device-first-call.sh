@@ -4,7 +4,8 @@
 # defaults (the 16-row warp-specialized tile and the two-CTA plan at M <= 16, v29's five-stage
 # ring at M <= 8; the tiles with two math warpgroups at M 24..48, also with six stages), then
 # the issue table (last: its kernels are v26's, so the sweeps come first where device time is
-# short). On an H100 (sessions 33-34 ran what was owed there: v31, v32): the issue table.
+# short). On an H100 (sessions 33-34 ran what was owed there: v31, v32): the formats at their
+# defaults, then the issue table.
 # (Session 35 ran tensor_rate.py's shared-memory-A step on an H100, v33; its rows match v21's
 # H200 rows, so this call does not repeat it.)
 set -uo pipefail
@@ -17,7 +18,10 @@ if [[ $gpu == *H200* ]]; then
     MID_PLANS=m2x16_n2x64_k1w_bk128_s4_ws,m2x16_n2x64_k1w_bk128_s6_ws,m2x16_n4x64_k1w_bk128_s4_ws,m3x16_n2x64_k1w_bk128_s4_ws,m3x16_n4x64_k1w_bk128_s4_ws bash $q
   LOGS=0 PARTS=table bash $q
 else
-  # Sessions 33-34 ran this branch's sweeps and checks (v31, v32); an H100 call now re-times the
-  # issue table (its cells at M = 128 / 256 move between calls: the power cap).
+  # Sessions 33-34 ran this branch's sweeps and checks (v31, v32); an H100 call now times the
+  # formats at their defaults (session 37's rule for 4-bit floats at M <= 8 was chosen from a
+  # sweep, v35: MXFP4 on 28672 x 8192 M = 1 should take about 53 us), then re-times the issue
+  # table (its cells at M = 128 / 256 move between calls: the power cap).
+  LOGS=0 PARTS=formats bash $q
   PARTS=table bash $q
 fi
