@@ -7,8 +7,8 @@
 //! afterwards, see [`crate::kernel::dequant`]). In the plain stream layout every pair then costs
 //! a shift up, a mask, a shift down and a merge. Here each of a word's four pairs (slot `p % 4`)
 //! puts each code bit where a rotation of the whole word by one of at most two amounts moves it
-//! to its bf16 target, so a pair is one mask (slot 0), a rotation and a mask (slots 1, 2), or two
-//! rotations, a mask and a merge (slot 3): 9 instructions a word against 15 (e2m1, bf16). No
+//! to its target. For e2m1 and bf16 a pair is then one mask (slot 0), a rotation and a mask
+//! (slots 1, 2), or two rotations, a mask and a merge (slot 3): 9 instructions a word against 15. No
 //! placement of four slots reaches the targets with one rotation each (the targets do not tile
 //! the 16 bits of a half); the tables below are the cheapest an exhaustive search found.
 //! f16 targets lie 3 bits higher for the exponent / mantissa bits, so f16 has placements of its
