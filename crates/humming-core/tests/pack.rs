@@ -267,3 +267,21 @@ fn act_range_check_of_value_times_scale() {
     }
     check_act_range(&q, ActFormat::Bf16).unwrap();
 }
+
+/// Weights for the A16 kernels are packed for f16 or bf16 activations: another activation type
+/// is a typed error, not a placement no kernel reads.
+#[test]
+fn a16_packing_takes_a_16_bit_activation_type() {
+    use humming_core::pack::a16::{PackA16Error, PackedA16};
+    use humming_core::*;
+    let (n, k) = (64, 64);
+    let cfg = QuantConfig::new(WeightFormat::Float(FloatFormat::E2M1), ScaleFormat::E4m3, ScaleGroup::Group(16));
+    let w: Vec<f32> = (0..n * k).map(|i| ((i * 37 % 101) as f32 - 50.0) / 50.0).collect();
+    let q = quantize(&w, n, k, &cfg).unwrap();
+    for act in [ActFormat::E4m3, ActFormat::E5m2, ActFormat::Int8, ActFormat::Int4] {
+        assert_eq!(PackedA16::from_quantized(&q, act), Err(PackA16Error::Act { act }));
+    }
+    for act in [ActFormat::F16, ActFormat::Bf16] {
+        PackedA16::from_quantized(&q, act).unwrap();
+    }
+}

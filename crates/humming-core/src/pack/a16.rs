@@ -36,6 +36,9 @@ pub enum PackA16Error {
     Invalid(#[from] QuantError),
     #[error("K = {k} is not a multiple of 8: activation rows must be 16-byte aligned")]
     KAlignment { k: usize },
+    /// The A16 kernels read f16 or bf16 activations; weights are packed for one of them.
+    #[error("weights for the A16 kernels are packed for f16 or bf16 activations, not {act}")]
+    Act { act: crate::ActFormat },
     /// A weight value times its block scale beyond the activation type's range: the kernel
     /// forms that product in the activation's precision, so it would become infinite.
     #[error(
@@ -76,6 +79,9 @@ impl PackedA16 {
     /// or bf16; it decides where 4-bit float codes place their bits, [`BitPlacement`]).
     pub fn from_quantized(w: &QuantizedWeights, act: crate::ActFormat) -> Result<PackedA16, PackA16Error> {
         w.validate()?;
+        if !matches!(act, crate::ActFormat::F16 | crate::ActFormat::Bf16) {
+            return Err(PackA16Error::Act { act });
+        }
         if w.k % 8 != 0 {
             return Err(PackA16Error::KAlignment { k: w.k });
         }
