@@ -432,11 +432,11 @@ impl KernelPlan {
         let float_w = !matches!(spec.weight(), crate::WeightFormat::UInt(_));
         // 4-bit float codes at M <= 8 keep the mma.sync defaults on a lean GPU too. v35 (session
         // 37, H100, graph harness, after the 4-bit float placement), e2m1 bf16 ue8m0 g32 / f16
-        // e4m3 g16 at M = 1 / 8: 28672 x 8192 53.1 / 53.3 and 56.4 / 56.0 us against the warp-specialized
-        // 16-row tile's 66.3 / 65.1 and 67.9 / 66.4; 8192 x 28672 49.6 / 50.7 and 51.3 / 52.7
-        // against 60.6 / 59.7 and 61.7 / 60.6. (At M = 9..16 the tile stays: f16's best there,
-        // bf16 2.5-4% behind the best mma.sync plan.)
-        let fp4_small = m <= 8 && matches!(spec.weight(), crate::WeightFormat::Float(f) if f.bits() == 4);
+        // e4m3 g16 at M = 1 / 8: 28672 x 8192 53.1 / 53.3 and 56.4 / 56.0 us against the
+        // warp-specialized 16-row tile's 66.3 / 65.1 and 67.9 / 66.4; 8192 x 28672 49.6 / 50.7
+        // and 51.3 / 52.7 against 60.6 / 59.7 and 61.7 / 60.6. (At M = 9..16 the tile stays:
+        // f16's best there, bf16 2.5-4% behind the best mma.sync plan.)
+        let fp4_small = m <= 8 && matches!(spec.weight(), crate::WeightFormat::Float(f) if crate::pack::float4::applies(f));
         if crate::kernel::wgmma_supported(spec) && !(lean && fp4_small) {
             // Groups spanning a 128-deep stage: the tiles of up to 32 rows scale f32 sums.
             let sums = spec.group().spans(128);
