@@ -14,6 +14,9 @@
 //! - `gpu_sm90a_plan_sweep`: the emulator's wgmma and warp-specialized plan grid (`a16_plans`),
 //!   every fourth pair, on the GPU: M tiles 16..256, one to four warpgroups, stage depths 2..5,
 //!   M inside, at and past the tile and 1.
+//! - `gpu_sm90a_every_width`: weights of 1, 2, 3, 5, 6 and 7 bits (integers and floats) on every
+//!   distinct wgmma plan the default rules give them (`KernelPlan::wgmma_rule_for_device`, with no
+//!   device and for an H100) over the twelve layers and M = 17 .. 256, checked as above.
 
 use std::collections::BTreeMap;
 
@@ -194,4 +197,61 @@ fn gpu_sm90a_plan_sweep() {
     }
     println!("GPU sm_90a: {} of {valid} valid (spec, wgmma / warp-specialized plan) pairs checked, {} failed", cases.len(), failures.len());
     assert!(failures.is_empty(), "{}", failures[..failures.len().min(20)].join("\n"));
+}
+
+/// Weights of the widths whose defaults keep mma.sync plans (`wgmma_default`) on the wgmma plans
+/// the rules would give them: each warp rebuilds its tile's words from a bit offset of its own.
+#[test]
+fn gpu_sm90a_every_width() {
+    let spec = |w: &str, act: ActFormat, scale: Option<ScaleFormat>, group: ScaleGroup, zp: ZeroPoint| {
+        let mut p = SpecParts::new(WeightFormat::parse(w).unwrap(), act);
+        if let Some(s) = scale {
+            p.scale = s;
+        }
+        p.group = group;
+        p.zero_point = zp;
+        p.arch = Arch::Sm90a;
+        Spec::new(p).unwrap_or_else(|e| panic!("{w}: {e:?}"))
+    };
+    let (f16, bf16, imp, dynamic) = (ActFormat::F16, ActFormat::Bf16, ZeroPoint::Implicit, ZeroPoint::Dynamic);
+    use ScaleGroup::{Group, PerChannel};
+    let specs = [
+        spec("u3", f16, None, Group(128), imp),
+        spec("u3", bf16, None, Group(64), dynamic),
+        spec("u2", f16, None, Group(128), imp),
+        spec("u1", bf16, None, PerChannel, dynamic),
+        spec("u5", f16, None, Group(128), imp),
+        spec("u6", bf16, None, Group(128), imp),
+        spec("i7", f16, None, Group(32), imp),
+        spec("e3m2", bf16, Some(ScaleFormat::Ue8m0), Group(32), imp),
+        spec("e2m3", f16, None, Group(128), imp),
+    ];
+    const LAYERS: [(usize, usize); 6] = [(8192, 8192), (28672, 8192), (8192, 28672), (4096, 4096), (4096, 14336), (14336, 4096)];
+    const MS: [usize; 11] = [17, 24, 32, 33, 48, 49, 64, 65, 128, 129, 256];
+    let lean = DeviceProfile::H100_SXM;
+    let mut cases: BTreeMap<(String, String), (Spec, KernelPlan, usize)> = BTreeMap::new();
+    for spec in specs {
+        assert!(wgmma_supported(&spec) && !humming::core::kernel::wgmma_default(&spec), "{spec}");
+        for (n, k) in LAYERS {
+            for (m, device) in MS.into_iter().flat_map(|m| [(m, None), (m, Some(&lean))]) {
+                if let Some(plan) = KernelPlan::wgmma_rule_for_device(&spec, m, n, k, device) {
+                    let e = cases.entry((spec.to_string(), plan.to_string())).or_insert((spec, plan, m));
+                    e.2 = e.2.max(m);
+                }
+            }
+        }
+    }
+    assert!(cases.len() >= 30 && cases.values().any(|(_, p, _)| p.ws) && cases.values().any(|(_, p, _)| !p.ws), "{cases:?}");
+    let Some((mut ex, _)) = sm90a_executor("gpu_sm90a_every_width") else { return };
+    let mut failures = Vec::new();
+    for (i, (spec, plan, m)) in cases.values().enumerate() {
+        let (n, k) = ragged(plan, i);
+        let split = 1 + (i % 3) as u32;
+        match check_gemm(&mut ex, spec, plan, (*m, n, k), split, 9500 + i as u64) {
+            Ok(r) => println!("{spec} {plan} M={m} N={n} K={k} split {split}: {:.3} of tolerance", r.max_tol_frac),
+            Err(e) => failures.push(e),
+        }
+    }
+    println!("GPU sm_90a: {} (odd-width spec, wgmma plan) pairs, {} failed", cases.len(), failures.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

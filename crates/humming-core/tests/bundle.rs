@@ -42,15 +42,18 @@ fn spec_plans_take_wgmma_on_sm90a_only() {
     let dyn_zp = Spec::new(dyn_zp).unwrap();
     let mxfp4 = SpecParts { scale: ScaleFormat::Ue8m0, group: ScaleGroup::Group(32), arch: Arch::Sm90a, ..SpecParts::new(WeightFormat::parse("e2m1").unwrap(), ActFormat::Bf16) };
     let mxfp4 = Spec::new(mxfp4).unwrap();
+    // (spec, whether wgmma plans generate for it, whether its defaults may take them): other
+    // widths than 4 and 8 generate but keep the mma.sync defaults (`wgmma_default`).
     let cases = [
-        (spec("u4", ActFormat::F16, Arch::Sm90a), true),
-        (spec("e2m1", ActFormat::Bf16, Arch::Sm90a), true),
-        (spec("u8", ActFormat::F16, Arch::Sm90a), true),
-        (spec("u8", ActFormat::Bf16, Arch::Sm90a), false),
-        (spec("u3", ActFormat::F16, Arch::Sm90a), false),
-        (mxfp4, true),
-        (dyn_zp, true),
-        (spec("u4", ActFormat::F16, Arch::Sm90), false),
+        (spec("u4", ActFormat::F16, Arch::Sm90a), true, true),
+        (spec("e2m1", ActFormat::Bf16, Arch::Sm90a), true, true),
+        (spec("u8", ActFormat::F16, Arch::Sm90a), true, true),
+        (spec("u8", ActFormat::Bf16, Arch::Sm90a), false, false),
+        (spec("u3", ActFormat::F16, Arch::Sm90a), true, false),
+        (spec("e3m2", ActFormat::Bf16, Arch::Sm90a), true, false),
+        (mxfp4, true, true),
+        (dyn_zp, true, true),
+        (spec("u4", ActFormat::F16, Arch::Sm90), false, false),
     ];
     // (M, N, K, the 4-bit plan, the 8-bit plan where it differs): big layers, layers of at
     // least 4096 x 14336, smaller ones. The four-warpgroup warp-specialized tiles (32 and 48
@@ -116,8 +119,9 @@ fn spec_plans_take_wgmma_on_sm90a_only() {
     ];
     // Cells that take the 32-row tile only where it scales f32 sums (groups of 128 and more).
     let sums_only = [(32, 8192, 8192), (17, 8192, 8192), (32, 14336, 4096)];
-    for (s, wgmma) in cases {
-        assert_eq!(kernel::wgmma_supported(&s), wgmma, "{s}");
+    for (s, supported, wgmma) in cases {
+        assert_eq!(kernel::wgmma_supported(&s), supported, "{s}");
+        assert_eq!(kernel::wgmma_default(&s), wgmma, "{s}");
         let sums = s.group().spans(128);
         let (arch, bits) = (s.arch(), s.weight().bits());
         // Float 4-bit codes keep the two m16 tiles at M 17..32 above K = 4096 (v57); the

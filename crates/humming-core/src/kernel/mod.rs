@@ -59,14 +59,22 @@ pub struct GemmKernels {
 }
 
 /// The specs wgmma plans generate for.
-const WGMMA_SPECS: &str = "wgmma plans take 4- or 8-bit weights (not 8-bit integers with bf16) on sm_90a";
+const WGMMA_SPECS: &str = "wgmma plans take weights dequantized in 16-bit arithmetic (not 8-bit integers with bf16) on sm_90a";
 
-/// Whether wgmma plans ([`KernelPlan::wgmma`]) generate for `spec`: sm_90a, 4- or 8-bit weights
-/// dequantized in 16-bit arithmetic, any scale format (16-bit, or 8-bit ones turned into the
-/// activation type's pairs as the mma.sync plans do), implicit or per-group zero points.
+/// Whether wgmma plans ([`KernelPlan::wgmma`]) generate for `spec`: sm_90a, weights of any width
+/// dequantized in 16-bit arithmetic (widths other than 4 and 8 rebuild each warp's words first:
+/// `a16::window`), any scale format (16-bit, or 8-bit ones turned into the activation type's
+/// pairs as the mma.sync plans do), implicit or per-group zero points.
 pub fn wgmma_supported(spec: &Spec) -> bool {
-    spec.arch() == crate::Arch::Sm90a
-        && dequant_for(spec).is_ok_and(|(_, d)| matches!(d.bits(), 4 | 8) && !d.f32_scales())
+    spec.arch() == crate::Arch::Sm90a && dequant_for(spec).is_ok_and(|(_, d)| !d.f32_scales())
+}
+
+/// Whether the default plans of `spec` ([`KernelPlan::choose_for`]) may be wgmma plans: the specs
+/// they generate for with 4- or 8-bit weights, the widths [`KernelPlan::wgmma_for`]'s rules were
+/// measured for. Other widths keep the mma.sync defaults until their wgmma plans are timed; they
+/// run when named.
+pub fn wgmma_default(spec: &Spec) -> bool {
+    wgmma_supported(spec) && matches!(spec.weight().bits(), 4 | 8)
 }
 
 /// The activation type and dequantizer of `spec`, or why it is not generated.

@@ -411,8 +411,8 @@ impl KernelPlan {
         plan
     }
 
-    /// [`KernelPlan::choose`] for a spec: on sm_90a, for specs wgmma plans generate for
-    /// ([`crate::kernel::wgmma_supported`]), M above 32 (above 16 on the largest layers) takes a
+    /// [`KernelPlan::choose`] for a spec: on sm_90a, for specs whose defaults may be wgmma plans
+    /// ([`crate::kernel::wgmma_default`]), M above 32 (above 16 on the largest layers) takes a
     /// wgmma plan ([`KernelPlan::wgmma_for`]); smaller M and other specs and targets the
     /// mma.sync plans of [`KernelPlan::choose`].
     pub fn choose_for(spec: &crate::Spec, m: usize, n_pad: usize, k_pad: usize) -> KernelPlan {
@@ -425,8 +425,16 @@ impl KernelPlan {
         Self::choose_for_shape(spec, m, n_pad, k_pad, true, device)
     }
 
-    /// [`KernelPlan::choose_for_device`] with [`KernelPlan::choose_shape`]'s `known`.
-    fn choose_for_shape(spec: &crate::Spec, m: usize, n_pad: usize, k_pad: usize, known: bool, device: Option<&DeviceProfile>) -> KernelPlan {
+    /// The wgmma plan [`KernelPlan::choose_for_device`]'s rules give `spec` at this M and shape
+    /// as if its defaults could take one ([`crate::kernel::wgmma_default`]; for the widths whose
+    /// defaults do, the default where it is a wgmma plan), or `None` where they keep an mma.sync
+    /// plan or wgmma plans do not generate for the spec. Benchmarks time these for the other widths.
+    pub fn wgmma_rule_for_device(spec: &crate::Spec, m: usize, n_pad: usize, k_pad: usize, device: Option<&DeviceProfile>) -> Option<KernelPlan> {
+        Self::wgmma_rule(spec, m, n_pad, k_pad, true, device)
+    }
+
+    /// [`KernelPlan::wgmma_rule_for_device`] with [`KernelPlan::choose_shape`]'s `known`.
+    fn wgmma_rule(spec: &crate::Spec, m: usize, n_pad: usize, k_pad: usize, known: bool, device: Option<&DeviceProfile>) -> Option<KernelPlan> {
         let (arch, bits) = (spec.arch(), spec.weight().bits());
         let lean = device.is_some_and(DeviceProfile::lean_dram);
         let float_w = !matches!(spec.weight(), crate::WeightFormat::UInt(_));
@@ -437,15 +445,26 @@ impl KernelPlan {
         // and 51.3 / 52.7 against 60.6 / 59.7 and 61.7 / 60.6. (At M = 9..16 the tile stays:
         // f16's best there, bf16 2.5-4% behind the best mma.sync plan.)
         let fp4_small = m <= 8 && matches!(spec.weight(), crate::WeightFormat::Float(f) if crate::pack::float4::applies(f));
-        if crate::kernel::wgmma_supported(spec) && !(lean && fp4_small) {
-            // Groups spanning a 128-deep stage: the tiles of up to 32 rows scale f32 sums.
-            let sums = spec.group().spans(128);
-            // The lean GPU's rules for layers of a known shape only (the macro's kernel sets
-            // keep the defaults there: their one plan serves every layer).
-            if let Some(plan) = Self::wgmma_for(m, n_pad, k_pad, arch, bits, sums, lean && known, float_w) {
+        if !crate::kernel::wgmma_supported(spec) || (lean && fp4_small) {
+            return None;
+        }
+        // Groups spanning a 128-deep stage: the tiles of up to 32 rows scale f32 sums.
+        let sums = spec.group().spans(128);
+        // The lean GPU's rules for layers of a known shape only (the macro's kernel sets keep
+        // the defaults there: their one plan serves every layer).
+        Self::wgmma_for(m, n_pad, k_pad, arch, bits, sums, lean && known, float_w)
+    }
+
+    /// [`KernelPlan::choose_for_device`] with [`KernelPlan::choose_shape`]'s `known`.
+    fn choose_for_shape(spec: &crate::Spec, m: usize, n_pad: usize, k_pad: usize, known: bool, device: Option<&DeviceProfile>) -> KernelPlan {
+        if crate::kernel::wgmma_default(spec) {
+            if let Some(plan) = Self::wgmma_rule(spec, m, n_pad, k_pad, known, device) {
                 return plan;
             }
         }
+        let (arch, bits) = (spec.arch(), spec.weight().bits());
+        let lean = device.is_some_and(DeviceProfile::lean_dram);
+        let float_w = !matches!(spec.weight(), crate::WeightFormat::UInt(_));
         // The lean-DRAM mma.sync rules (the M <= 8 ring, the M 9..16 half-width rule, v28) were
         // measured for 4-bit integer codes on Hopper only; other specs keep the defaults.
         let lean_mma = lean && bits == 4 && !float_w && matches!(arch, Arch::Sm90 | Arch::Sm90a);

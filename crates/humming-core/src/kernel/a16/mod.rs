@@ -31,11 +31,13 @@ use crate::ir::{
 
 mod reduce;
 mod smem;
+mod window;
 mod ws;
 
 pub use reduce::{REDUCE_PARAMS, REDUCE_THREADS, build_reduce};
 use reduce::{ReduceTile, reduce_tile};
 use smem::{a_chunk_of, a_chunk_offset, gcd, load_words};
+use window::TileWindow;
 use ws::{WsLoop, warp_specialized_loop};
 
 /// Everything the generator needs to know, derived from a spec and a plan.
@@ -710,9 +712,8 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                 load_words(b, waddr, lane_words, if plan.halves { 2 * bits } else { 4 * bits })
             };
             if plan.wgmma {
-                // Warp w4's m16 tile: pairs 4 w4 .. 4 w4 + 4 of the lane's block, which for 4-
-                // and 8-bit weights are the `bits / 4` words at byte `w4 * bits` of its data.
-                let wbytes = b.mul_u32(w4, bits);
+                // Warp w4's m16 tile: pairs 4 w4 .. 4 w4 + 4 of the lane's block (`window`).
+                let window = TileWindow::new(b, bits, w4);
                 let d: Vec<Reg> = match &wg_sums {
                     Some((t, _)) => t.clone(),
                     None => acc_flat.clone(),
@@ -737,9 +738,8 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                     };
                     // The warp's words of step i: its m16 tile's share of the lane's block.
                     let tile_words = |b: &mut KernelBuilder, i: u32| {
-                        let waddr = b.add_u32(sb_w, i * plan.n_warps * blk_bytes);
-                        let waddr = b.add_u32(waddr, wbytes);
-                        b.ld_vec(Space::Shared, Ty::B32, (bits / 4) as usize, Addr::reg(waddr))
+                        let block = b.add_u32(sb_w, i * plan.n_warps * blk_bytes);
+                        window.load(b, block)
                     };
                     let u = wg_unroll;
                     // The stage's B descriptors are offsets from one base (uniform adds).
