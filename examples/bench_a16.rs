@@ -54,8 +54,11 @@ struct Args {
     /// Harnesses: graph, launch, cold.
     #[arg(long, value_delimiter = ',', default_value = "graph,cold")]
     harness: Vec<String>,
-    /// Plans: `auto` (KernelPlan::choose) or plan names (m1x16_n4x64_k2w_bk128_s4). A plan that
-    /// does not validate for the target, or whose M tile is far from M, is skipped.
+    /// Plans: `auto` (KernelPlan::choose), `wgmma` (the wgmma plan of the default rules at this M
+    /// and shape, also for widths whose defaults keep mma.sync plans:
+    /// KernelPlan::wgmma_rule_for_device; skipped where there is none) or plan names
+    /// (m1x16_n4x64_k2w_bk128_s4). A plan that does not validate for the target, or whose M tile
+    /// is far from M, is skipped.
     #[arg(long, value_delimiter = ',', default_value = "auto")]
     plans: Vec<String>,
     /// K splits: `auto` (KernelPlan::split_k_for) or numbers.
@@ -316,14 +319,21 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let out = ex.alloc(m * n * 2)?;
             let mut seen = std::collections::HashSet::new();
             for pname in &args.plans {
-                let plan = if pname == "auto" { KernelPlan::choose_for_device(&spec, m, layout.n_pad, layout.k_pad, profile.as_ref()) } else { pname.parse::<KernelPlan>()? };
+                let plan = match pname.as_str() {
+                    "auto" => KernelPlan::choose_for_device(&spec, m, layout.n_pad, layout.k_pad, profile.as_ref()),
+                    "wgmma" => match KernelPlan::wgmma_rule_for_device(&spec, m, layout.n_pad, layout.k_pad, profile.as_ref()) {
+                        Some(plan) => plan,
+                        None => continue,
+                    },
+                    name => name.parse::<KernelPlan>()?,
+                };
                 if plan.validate(arch, weight.bits()).is_err() {
                     eprintln!("skip {plan}: does not validate for {arch}");
                     continue;
                 }
                 // An M tile much larger than M (or far too small: more than two row tiles of
                 // a small tile) is not a candidate for this M.
-                if pname != "auto" && (plan.bm() as usize >= 2 * m.max(16) || (plan.bm() < 64 && 2 * (plan.bm() as usize) < m)) {
+                if !matches!(pname.as_str(), "auto" | "wgmma") && (plan.bm() as usize >= 2 * m.max(16) || (plan.bm() < 64 && 2 * (plan.bm() as usize) < m)) {
                     continue;
                 }
                 for sname in &args.splits {

@@ -7,7 +7,8 @@
 # `big` plans x splits at M = 128 / 256 on the two large layers, `overhead` a GEMM's
 # fixed cost at M = 1 (a K sweep beside the streaming-read floor), `small` the M <= 8 plans'
 # neighbours, `mid` the warp-specialized tiles' neighbours at M 17..64, `formats` the issue's other
-# formats (defaults, own rate from the L2, SASS mix), `fmtab` an A/B of two builds on some formats.
+# formats (defaults, own rate from the L2, SASS mix), `fmtab` an A/B of two builds on some formats,
+# `widths` the other weight widths on the wgmma plans the default rules would give them.
 # PARTS picks which run ("table
 # quick" by default: 140 + 250 s on an H100, more where machines are slower; split them over two
 # 600 s calls when in doubt). Each part runs under its own timeout. Run on the GPU
@@ -183,6 +184,23 @@ for part in $PARTS; do
       bash scripts/sass_mix.sh gpu-bundle/sass/*.cubin >> "$W/bench/formats.txt"
       echo "formats: in $(( $(date +%s) - t0 )) s"; cat "$W/bench/formats.txt"; tail -n 5 "$W/bench/formats.err"
       cp "$W/bench/formats.jsonl" "$W/bench/formats.txt" "$OUT/"; [ -s "$W/bench/formats-sweep.jsonl" ] && cp "$W/bench/formats-sweep.jsonl" "$OUT/" ;;
+    widths)
+      # Weights of the widths whose defaults keep mma.sync plans on sm_90a (WIDTHS_SPECS: bench_a16
+      # flags, ';' between them) on the wgmma plans the default rules would give them (`--plans
+      # auto,wgmma`: a cell without one times the default alone), WIDTHS_M on the issue's three
+      # layers, graph harness, WIDTHS_REPS (2) runs; then gpu_sm90a_every_width (those plans against
+      # the f64 reference).
+      IFS=';' read -ra fmts <<< "${WIDTHS_SPECS:---weight u3;--weight u3 --act bf16;--weight u2;--weight u5;--weight u6;--weight e3m2 --act bf16 --scale ue8m0 --group 32}"
+      for r in $(seq ${WIDTHS_REPS:-2}); do for f in "${fmts[@]}"; do
+        timeout 120 gpu-bundle/bin/example_bench_a16 --arch sm_90a --no-copy --label widths $f --shapes ${WIDTHS_SHAPES:-8192x8192,28672x8192,8192x28672} \
+          --m ${WIDTHS_M:-17,32,48,64,128,256} --plans auto,wgmma --harness graph >> "$W/bench/widths.jsonl" 2>> "$W/bench/widths.err"
+      done; done
+      python3 scripts/sweep_best.py "$W/bench/widths.jsonl" --all > "$W/bench/widths.txt" 2>&1
+      HUMMING_REQUIRE_GPU=1 timeout ${WIDTHS_CHECK_S:-200} gpu-bundle/bin/gpu_sm90a_plans --test-threads=1 --nocapture --exact gpu_sm90a_every_width > "$W/quick/gpu_sm90a_every_width.log" 2>&1
+      echo "gpu_sm90a_every_width: exit $?" >> "$W/bench/widths.txt"
+      grep -hE "test result|pairs|FAILED|panicked" "$W/quick/gpu_sm90a_every_width.log" | head -n 8 >> "$W/bench/widths.txt"
+      echo "widths: in $(( $(date +%s) - t0 )) s"; cat "$W/bench/widths.txt"; tail -n 5 "$W/bench/widths.err"
+      cp "$W/bench/widths.jsonl" "$W/bench/widths.txt" "$W/quick/gpu_sm90a_every_width.log" "$OUT/" ;;
     fmtab)
       # An A/B of two builds on the formats of FMTAB_SPECS (bench_a16 flags, ';' between them):
       # gpu-bundle/old/example_bench_a16 (label bench_a16_old, copied there by hand from the
