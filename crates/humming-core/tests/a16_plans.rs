@@ -322,18 +322,19 @@ fn four_bit_floats_on_emulator() {
 /// tile's words from a bit offset that differs between the warps of a warpgroup (`a16::window`).
 /// Integer codes of 1, 2, 3, 5, 6 and 7 bits (implicit and per-group zero points, both activation
 /// types, 8-bit scales) and 6- / 5- / 7-bit floats, on the plain wgmma tile and the warp-specialized
-/// ones (16 and 32 rows with f32 sums, 64 and 128 rows), with splits, partial last stages and M
+/// ones (16 and 32 rows with f32 sums, 64 and 128 rows) and the plain ones (64 and 128 rows), with splits, partial last stages and M
 /// inside and past the tile, against the f64 reference; each also assembled by ptxas.
 #[test]
 fn every_width_on_wgmma_plans() {
     use ScaleGroup::{Group, PerChannel};
     let (f16, bf16, imp, dynamic) = (ActFormat::F16, ActFormat::Bf16, ZeroPoint::Implicit, ZeroPoint::Dynamic);
     let cases = [
-        (spec("u1", f16, None, Group(128), dynamic, Arch::Sm90a), "m4x16_n2x64_k1w_bk128_s3"),
+        (spec("u1", f16, None, Group(128), dynamic, Arch::Sm90a), "m4x16_n2x64_k1w_bk128_s3_wg"),
         (spec("u2", bf16, None, Group(64), imp, Arch::Sm90a), "m1x16_n4x64_k1w_bk128_s4_ws"),
         (spec("u3", f16, None, Group(128), imp, Arch::Sm90a), "m4x16_n2x64_k1w_bk128_s4_ws"),
         (spec("u3", bf16, Some(ScaleFormat::E4m3), Group(16), imp, Arch::Sm90a), "m2x16_n4x64_k1w_bk128_s4_ws"),
         (spec("i3", f16, None, PerChannel, imp, Arch::Sm90a), "m8x16_n2x64_k1w_bk128_s4_ws"),
+        (spec("u3", bf16, None, Group(128), imp, Arch::Sm90a), "m4x16_n4x64_k1w_bk128_s4_wg"),
         (spec("u3", f16, None, Group(128), dynamic, Arch::Sm90a), "m4x16_n4x64_k1w_bk128_s4_ws"),
         (spec("u5", f16, None, Group(32), imp, Arch::Sm90a), "m2x16_n2x64_k1w_bk128_s4_ws"),
         (spec("u5", bf16, None, Group(128), dynamic, Arch::Sm90a), "m4x16_n4x64_k1w_bk128_s4_wg"),
@@ -344,11 +345,13 @@ fn every_width_on_wgmma_plans() {
         (spec("e2m3", f16, None, Group(128), imp, Arch::Sm90a), "m2x16_n2x64_k1w_bk128_s4_ws"),
         (spec("e2m2", bf16, None, Group(128), imp, Arch::Sm90a), "m8x16_n2x64_k1w_bk128_s4_ws"),
         (spec("e3m3", f16, None, Group(64), imp, Arch::Sm90a), "m4x16_n2x64_k1w_bk128_s4_ws"),
+        (spec("e3m2", f16, None, Group(128), imp, Arch::Sm90a), "m8x16_n4x64_k1w_bk128_s3_wg"),
     ];
     let mut ran = 0;
     for (spec, name) in &cases {
         assert!(humming_core::kernel::wgmma_supported(spec) && !humming_core::kernel::wgmma_default(spec), "{spec}");
         let plan: KernelPlan = name.parse().unwrap();
+        assert!(plan.wgmma, "{plan}");
         assert!(check_wgmma_case(spec, &plan, ran, 9000 + ran as u64), "{spec} {plan} not valid");
         ran += 1;
     }
