@@ -34,6 +34,32 @@ fn buckets_are_ascending_valid_and_cover_every_m() {
 /// but above M = 32 (above M = 16 on the largest layers) on sm_90a, where the specs wgmma plans
 /// generate for take the wgmma plan of [`KernelPlan::wgmma_for`] (the v33-v42 sweeps' winners
 /// per layer size), split to one wave.
+/// Signed integer weights run the unsigned kernels' instructions (offset-binary codes with a zero
+/// point), so they take the same plans on every target, shape, M and GPU profile (the float-code
+/// rules once applied to them).
+#[test]
+fn signed_integers_take_the_unsigned_plans() {
+    let mut checked = 0;
+    for arch in [Arch::Sm80, Arch::Sm90, Arch::Sm90a] {
+        for act in [ActFormat::F16, ActFormat::Bf16] {
+            for bits in [3, 4, 8] {
+                let (u, i) = (spec(&format!("u{bits}"), act, arch), spec(&format!("i{bits}"), act, arch));
+                for (n, k) in [(4096, 4096), (8192, 8192), (28672, 8192), (8192, 28672), (4096, 14336), (14336, 4096)] {
+                    for m in [1, 8, 12, 16, 17, 24, 32, 40, 48, 64, 128, 256] {
+                        for device in [None, Some(&DeviceProfile::H100_SXM)] {
+                            let (pu, pi) = (KernelPlan::choose_for_device(&u, m, n, k, device), KernelPlan::choose_for_device(&i, m, n, k, device));
+                            assert_eq!(pu, pi, "{u} / {i} M {m} {n} x {k} {device:?}");
+                            checked += 1;
+                        }
+                    }
+                }
+                assert_eq!(KernelPlan::buckets_spec(&u), KernelPlan::buckets_spec(&i), "{u}");
+            }
+        }
+    }
+    assert_eq!(checked, 3 * 2 * 3 * 6 * 12 * 2);
+}
+
 #[test]
 fn spec_plans_take_wgmma_on_sm90a_only() {
     let mut dyn_zp = SpecParts::new(WeightFormat::parse("u4").unwrap(), ActFormat::F16);
@@ -126,7 +152,7 @@ fn spec_plans_take_wgmma_on_sm90a_only() {
         let (arch, bits) = (s.arch(), s.weight().bits());
         // Float 4-bit codes keep the two m16 tiles at M 17..32 above K = 4096 (v57); the
         // spec-agnostic `choose` assumes integer codes.
-        let float4 = bits == 4 && !matches!(s.weight(), humming_core::WeightFormat::UInt(_));
+        let float4 = bits == 4 && matches!(s.weight(), humming_core::WeightFormat::Float(_));
         for (m, n, k, want4, want8) in table {
             let p = KernelPlan::choose_for(&s, m, n, k);
             let plain = KernelPlan::choose(m, n, k, arch, bits);

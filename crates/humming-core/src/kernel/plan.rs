@@ -65,6 +65,13 @@ fn wgmma_registers(bm: u32) -> u32 {
     bm / 2 + 64
 }
 
+/// Whether `spec`'s weights are float codes, whose dequantization costs more than integer codes'
+/// (the plan rules' `float_w`). Signed integers are not: the kernels read them as unsigned codes
+/// with a zero point (offset-binary), the same instructions as unsigned ones.
+fn float_codes(spec: &crate::Spec) -> bool {
+    matches!(spec.weight(), crate::WeightFormat::Float(_))
+}
+
 /// Why a plan cannot be generated for a target.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PlanError {
@@ -437,7 +444,7 @@ impl KernelPlan {
     fn wgmma_rule(spec: &crate::Spec, m: usize, n_pad: usize, k_pad: usize, known: bool, device: Option<&DeviceProfile>) -> Option<KernelPlan> {
         let (arch, bits) = (spec.arch(), spec.weight().bits());
         let lean = device.is_some_and(DeviceProfile::lean_dram);
-        let float_w = !matches!(spec.weight(), crate::WeightFormat::UInt(_));
+        let float_w = float_codes(spec);
         // 4-bit float codes at M <= 8 keep the mma.sync defaults on a lean GPU too. v35 (session
         // 37, H100, graph harness, after the 4-bit float placement), e2m1 bf16 ue8m0 g32 / f16
         // e4m3 g16 at M = 1 / 8: 28672 x 8192 53.1 / 53.3 and 56.4 / 56.0 us against the
@@ -464,7 +471,7 @@ impl KernelPlan {
         }
         let (arch, bits) = (spec.arch(), spec.weight().bits());
         let lean = device.is_some_and(DeviceProfile::lean_dram);
-        let float_w = !matches!(spec.weight(), crate::WeightFormat::UInt(_));
+        let float_w = float_codes(spec);
         // The lean-DRAM mma.sync rules (the M <= 8 ring, the M 9..16 half-width rule, v28) were
         // measured for 4-bit integer codes on Hopper only; other specs keep the defaults.
         let lean_mma = lean && bits == 4 && !float_w && matches!(arch, Arch::Sm90 | Arch::Sm90a);
