@@ -111,9 +111,14 @@ mod tests {
         for bits in 1..=8u32 {
             for w4 in 0..4 {
                 let (s, n) = (4 * bits * w4, window_words(bits));
-                // The tile's bits lie in the window's words, which lie in the block.
-                assert!(s % 16 + 4 * bits <= 16 * n, "bits {bits} warp {w4}");
-                assert!(s / 16 + n <= bits, "bits {bits} warp {w4}");
+                let (first, last) = (s / 16, (s + 4 * bits - 1) / 16);
+                // The window's own words lie in the block, and the tile's last bit is in them or
+                // in the next word, which is then loaded (not clamped: it lies in the block too).
+                assert!(first + n <= bits, "bits {bits} warp {w4}");
+                assert!(last <= first + n, "bits {bits} warp {w4}");
+                if last == first + n {
+                    assert!(needs_next(bits, n - 1) && first + n < bits, "bits {bits} warp {w4}");
+                }
             }
         }
         // Widths whose tiles never straddle a word's end take no word past the window.
