@@ -77,6 +77,17 @@ impl Scalar {
         }
     }
 
+    /// Explicit mantissa bits of a float format (f16 10, bf16 7, `e{E}m{M}` M); 0 for integers and
+    /// `Ue8m0`.
+    pub fn mantissa_bits(self) -> u8 {
+        match self {
+            Scalar::Float(f) => f.man_bits(),
+            Scalar::F16 => 10,
+            Scalar::Bf16 => 7,
+            Scalar::UInt(_) | Scalar::SInt(_) | Scalar::Ue8m0 => 0,
+        }
+    }
+
     /// Whether this is a floating-point format (everything but `UInt` and `SInt`;
     /// `Ue8m0` counts as a float with no mantissa).
     pub fn is_float(self) -> bool {

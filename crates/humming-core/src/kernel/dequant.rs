@@ -55,10 +55,7 @@ impl Act16 {
 
     /// Explicit mantissa bits of the type (10 for f16, 7 for bf16).
     pub fn mantissa_bits(self) -> u32 {
-        match self {
-            Act16::F16 => 10,
-            Act16::Bf16 => 7,
-        }
+        self.format().scalar().mantissa_bits() as u32
     }
 
     /// The low half of `pair` as an f32 (exact).

@@ -42,15 +42,9 @@ pub fn applies(format: FloatFormat) -> bool {
     format.bits() == 4
 }
 
-/// Explicit mantissa bits of the 16-bit activation type (f16 10, bf16 7; the A16 kernels take
-/// no other).
-fn mantissa_bits(act: ActFormat) -> u32 {
-    if act == ActFormat::F16 { 10 } else { 7 }
-}
-
-/// Code bit `i` (3 = sign) of a value: its target bit in a 16-bit half of `act`.
+/// Code bit `i` (3 = sign) of a value: its target bit in a 16-bit half of `act` (f16 or bf16).
 pub fn target(format: FloatFormat, act: ActFormat, i: usize) -> u32 {
-    if i == 3 { 15 } else { mantissa_bits(act) - format.man_bits() as u32 + i as u32 }
+    if i == 3 { 15 } else { (act.scalar().mantissa_bits() - format.man_bits()) as u32 + i as u32 }
 }
 
 /// The left rotation of the word that brings code bit `i` of slot `slot` to its target in `act`.
