@@ -45,6 +45,11 @@ fn main() {
         cases.push(("warp-specialized 48 rows, two math warpgroups, split 2", "u4", ActFormat::F16, Arch::Sm90a, 45, 2, Some("m3x16_n2x64_k1w_bk128_s4_ws")));
         // v31: one math warpgroup, two CTAs an SM (half the register file a CTA).
         cases.push(("warp-specialized 64 rows, one math warpgroup, split 2", "u4", ActFormat::F16, Arch::Sm90a, 61, 2, Some("m4x16_n1x64_k1w_bk128_s4_ws")));
+        // v36: odd widths on wgmma tiles (each warp's words rebuilt from its own bit offset; 3 and
+        // 7 bits read the word after the window, clamped to the lane's block).
+        cases.push(("odd width: u3 warp-specialized 64 rows, split 2", "u3", ActFormat::F16, Arch::Sm90a, 61, 2, Some("m4x16_n4x64_k1w_bk128_s4_ws")));
+        cases.push(("odd width: u7 warp-specialized 128 rows", "u7", ActFormat::Bf16, Arch::Sm90a, 120, 1, Some("m8x16_n2x64_k1w_bk128_s4_ws")));
+        cases.push(("odd width: u5 wgmma 64 rows, split 2", "u5", ActFormat::F16, Arch::Sm90a, 61, 2, Some("m4x16_n4x64_k1w_bk128_s4_wg")));
     }
     if let Some(only) = std::env::args().nth(1) {
         cases.retain(|c| c.0.contains(only.as_str()));

@@ -65,10 +65,11 @@ for part in $PARTS; do
         HUMMING_REQUIRE_GPU=1 HUMMING_PTX_CACHE=/tmp/humming-ptx-cache timeout 320 gpu-bundle/bin/$t --test-threads=1 --nocapture > "$W/quick/$t.log" 2>&1
         echo "$t: exit $?"; grep -hE "test result|checked|worst|failed|FAILED|panicked|default launches" "$W/quick/$t.log" | head -n 12
       done
-      # The lean GPUs' four- and five-stage rings of M <= 8 (v28, v29) under the sanitizers, the rings wrapped.
+      # The lean GPUs' four- and five-stage rings of M <= 8 (v28, v29) under the sanitizers, the
+      # rings wrapped; SANITIZE_CASES picks other cases of sanitize_a16 (e.g. "odd width", v36).
       for tool in memcheck synccheck racecheck; do
-        HUMMING_SANITIZE_K=5120 timeout 120 compute-sanitizer --tool $tool --error-exitcode 9 gpu-bundle/bin/example_sanitize_a16 "stage ring" > "$W/quick/$tool-ring.log" 2>&1
-        echo "$tool (four- and five-stage rings): exit $?"; grep -hE "ok \(|FAILED|ERROR SUMMARY|RACECHECK SUMMARY" "$W/quick/$tool-ring.log" | head -n 4
+        HUMMING_SANITIZE_K=5120 timeout 120 compute-sanitizer --tool $tool --error-exitcode 9 gpu-bundle/bin/example_sanitize_a16 "${SANITIZE_CASES:-stage ring}" > "$W/quick/$tool-ring.log" 2>&1
+        echo "$tool (${SANITIZE_CASES:-stage ring}): exit $?"; grep -hE "ok \(|FAILED|ERROR SUMMARY|RACECHECK SUMMARY" "$W/quick/$tool-ring.log" | head -n 4
       done
       echo "checkplans: in $(( $(date +%s) - t0 )) s" ;;
     plans)
@@ -201,6 +202,27 @@ for part in $PARTS; do
       grep -hE "test result|pairs|FAILED|panicked" "$W/quick/gpu_sm90a_every_width.log" | head -n 8 >> "$W/bench/widths.txt"
       echo "widths: in $(( $(date +%s) - t0 )) s"; cat "$W/bench/widths.txt"; tail -n 5 "$W/bench/widths.err"
       cp "$W/bench/widths.jsonl" "$W/bench/widths.txt" "$W/quick/gpu_sm90a_every_width.log" "$OUT/" ;;
+    oddcheck)
+      # v36's defaults for the other widths: WIDTHS_SPECS at their default plans (label
+      # widths_final) on the issue's layers, the GPU suites that run odd-width wgmma plans
+      # (gpu_sm90a_plans, gpu_a16's every-target test), and memcheck / synccheck of sanitize_a16's
+      # odd-width cases (racecheck does not order the rings' mbarrier refills: v22).
+      IFS=';' read -ra fmts <<< "${WIDTHS_SPECS:---weight u3;--weight u3 --act bf16;--weight u2;--weight u5;--weight u6;--weight e3m2 --act bf16 --scale ue8m0 --group 32}"
+      for f in "${fmts[@]}"; do
+        timeout 90 gpu-bundle/bin/example_bench_a16 --arch sm_90a --no-copy --label widths_final $f --shapes 8192x8192,28672x8192,8192x28672 \
+          --m ${WIDTHS_M:-1,16,17,32,48,64,128,256} --harness graph >> "$W/bench/widths_final.jsonl" 2>> "$W/bench/widths.err"
+      done
+      python3 scripts/bench_table.py "$W/bench/widths_final.jsonl" > "$W/bench/widths_final.txt" 2>&1
+      for t in "gpu_sm90a_plans" "gpu_a16 --exact gpu_a16_every_target"; do
+        HUMMING_REQUIRE_GPU=1 timeout 240 gpu-bundle/bin/$t --test-threads=1 --nocapture > "$W/quick/${t%% *}.log" 2>&1
+        echo "$t: exit $?" >> "$W/bench/widths_final.txt"; grep -hE "test result|pairs|checked|failed|FAILED|panicked" "$W/quick/${t%% *}.log" | head -n 8 >> "$W/bench/widths_final.txt"
+      done
+      for tool in memcheck synccheck; do
+        timeout 120 compute-sanitizer --tool $tool --error-exitcode 9 gpu-bundle/bin/example_sanitize_a16 "odd width" > "$W/quick/$tool-odd.log" 2>&1
+        echo "$tool (odd width): exit $?" >> "$W/bench/widths_final.txt"; grep -hE "ok \(|FAILED|ERROR SUMMARY" "$W/quick/$tool-odd.log" | head -n 5 >> "$W/bench/widths_final.txt"
+      done
+      echo "oddcheck: in $(( $(date +%s) - t0 )) s"; cat "$W/bench/widths_final.txt"
+      cp "$W/bench/widths_final.jsonl" "$W/bench/widths_final.txt" "$W/quick/gpu_sm90a_plans.log" "$OUT/" ;;
     fmtab)
       # An A/B of two builds on the formats of FMTAB_SPECS (bench_a16 flags, ';' between them):
       # gpu-bundle/old/example_bench_a16 (label bench_a16_old, copied there by hand from the

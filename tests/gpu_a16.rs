@@ -135,7 +135,7 @@ fn gpu_a16_every_target() {
                 // On sm_90a, M = 100 and 200 take wgmma plans (KernelPlan::choose_for) for u4 and
                 // e4m3: the 128-column tile on these small layers.
                 let (n, k) = if arch == Arch::Sm90a && m == 200 { (8192, 1024) } else { (1000, 2048) };
-                let wgmma = humming::core::kernel::wgmma_default(&spec) && m > 48;
+                let wgmma = humming::core::kernel::wgmma_supported(&spec) && m > 48;
                 assert_eq!(plan_for(&spec, m, n, k).wgmma, wgmma, "{spec} M={m} N={n}");
                 let r = run(&mut ex, &spec, m, n, k, ran, sms).unwrap_or_else(|e| panic!("{e}"));
                 println!("{:<70} M={m:<4} max err {:.3e} ({:.3} of tolerance)", r.kernel, r.max_abs_err, r.max_tol_frac);

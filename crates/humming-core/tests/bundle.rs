@@ -60,6 +60,49 @@ fn signed_integers_take_the_unsigned_plans() {
     assert_eq!(checked, 3 * 2 * 3 * 6 * 12 * 2);
 }
 
+/// Weights of 1, 2, 3, 5, 6 and 7 bits (integers and floats) take the rules' wgmma plans where
+/// v36 timed them faster (`KernelPlan::wgmma_default_at`): above M = 16, and for widths above 4
+/// bits at M 17..48 only on warp-specialized tiles; elsewhere the mma.sync defaults.
+#[test]
+fn other_widths_take_wgmma_where_it_was_timed() {
+    let lean = DeviceProfile::H100_SXM;
+    let mut took = 0;
+    for w in ["u1", "u2", "u3", "i3", "u5", "u6", "u7", "e3m2", "e2m3", "e2m2"] {
+        for act in [ActFormat::F16, ActFormat::Bf16] {
+            let s = spec(w, act, Arch::Sm90a);
+            let bits = s.weight().bits();
+            assert!(kernel::wgmma_supported(&s), "{s}");
+            assert!(!kernel::wgmma_supported(&spec(w, act, Arch::Sm90)), "{s}");
+            for (n, k) in [(4096, 4096), (8192, 8192), (28672, 8192), (8192, 28672), (4096, 14336), (14336, 4096), (2048, 4096)] {
+                for m in [1, 8, 16, 17, 24, 32, 33, 40, 48, 49, 64, 65, 128, 129, 256, 300] {
+                    for device in [None, Some(&lean)] {
+                        let p = KernelPlan::choose_for_device(&s, m, n, k, device);
+                        match KernelPlan::wgmma_rule_for_device(&s, m, n, k, device) {
+                            Some(r) if m > 16 && (bits < 4 || m > 48 || r.ws) => {
+                                assert_eq!(p, r, "{s} M {m} {n} x {k} {device:?}");
+                                took += 1;
+                            }
+                            _ => assert!(!p.wgmma, "{s} M {m} {n} x {k} {device:?}: {p}"),
+                        }
+                        p.validate(Arch::Sm90a, bits).unwrap();
+                    }
+                }
+            }
+            // The macro's kernel sets carry them too.
+            assert!(KernelPlan::buckets_spec(&s).iter().any(|(_, p)| p.wgmma), "{s}");
+        }
+    }
+    assert!(took > 1000, "{took}");
+    // Cells of the v36 sweeps.
+    let plan = |w: &str, m, n, k, device| KernelPlan::choose_for_device(&spec(w, ActFormat::F16, Arch::Sm90a), m, n, k, device).to_string();
+    assert_eq!(plan("u3", 64, 28672, 8192, Some(&lean)), "m4x16_n4x64_k1w_bk128_s4_ws");
+    assert_eq!(plan("u3", 64, 28672, 8192, None), "m4x16_n4x64_k1w_bk128_s4_ws");
+    assert_eq!(plan("u3", 17, 28672, 8192, Some(&lean)), "m2x16_n4x64_k1w_bk128_s4_ws");
+    assert_eq!(plan("u6", 48, 8192, 8192, Some(&lean)), "m4x16_n2x64_k1w_bk128_s4_ws");
+    assert!(!KernelPlan::choose_for_device(&spec("u7", ActFormat::F16, Arch::Sm90a), 48, 8192, 28672, Some(&lean)).wgmma);
+    assert!(!KernelPlan::choose_for_device(&spec("u3", ActFormat::F16, Arch::Sm90a), 16, 28672, 8192, Some(&lean)).wgmma);
+}
+
 #[test]
 fn spec_plans_take_wgmma_on_sm90a_only() {
     let mut dyn_zp = SpecParts::new(WeightFormat::parse("u4").unwrap(), ActFormat::F16);
@@ -68,18 +111,16 @@ fn spec_plans_take_wgmma_on_sm90a_only() {
     let dyn_zp = Spec::new(dyn_zp).unwrap();
     let mxfp4 = SpecParts { scale: ScaleFormat::Ue8m0, group: ScaleGroup::Group(32), arch: Arch::Sm90a, ..SpecParts::new(WeightFormat::parse("e2m1").unwrap(), ActFormat::Bf16) };
     let mxfp4 = Spec::new(mxfp4).unwrap();
-    // (spec, whether wgmma plans generate for it, whether its defaults may take them): other
-    // widths than 4 and 8 generate but keep the mma.sync defaults (`wgmma_default`).
+    // (spec, whether wgmma plans generate for it); other widths than 4 and 8 bits:
+    // `other_widths_take_wgmma_where_it_was_timed`.
     let cases = [
-        (spec("u4", ActFormat::F16, Arch::Sm90a), true, true),
-        (spec("e2m1", ActFormat::Bf16, Arch::Sm90a), true, true),
-        (spec("u8", ActFormat::F16, Arch::Sm90a), true, true),
-        (spec("u8", ActFormat::Bf16, Arch::Sm90a), false, false),
-        (spec("u3", ActFormat::F16, Arch::Sm90a), true, false),
-        (spec("e3m2", ActFormat::Bf16, Arch::Sm90a), true, false),
-        (mxfp4, true, true),
-        (dyn_zp, true, true),
-        (spec("u4", ActFormat::F16, Arch::Sm90), false, false),
+        (spec("u4", ActFormat::F16, Arch::Sm90a), true),
+        (spec("e2m1", ActFormat::Bf16, Arch::Sm90a), true),
+        (spec("u8", ActFormat::F16, Arch::Sm90a), true),
+        (spec("u8", ActFormat::Bf16, Arch::Sm90a), false),
+        (mxfp4, true),
+        (dyn_zp, true),
+        (spec("u4", ActFormat::F16, Arch::Sm90), false),
     ];
     // (M, N, K, the 4-bit plan, the 8-bit plan where it differs): big layers, layers of at
     // least 4096 x 14336, smaller ones. The four-warpgroup warp-specialized tiles (32 and 48
@@ -145,9 +186,8 @@ fn spec_plans_take_wgmma_on_sm90a_only() {
     ];
     // Cells that take the 32-row tile only where it scales f32 sums (groups of 128 and more).
     let sums_only = [(32, 8192, 8192), (17, 8192, 8192), (32, 14336, 4096)];
-    for (s, supported, wgmma) in cases {
-        assert_eq!(kernel::wgmma_supported(&s), supported, "{s}");
-        assert_eq!(kernel::wgmma_default(&s), wgmma, "{s}");
+    for (s, wgmma) in cases {
+        assert_eq!(kernel::wgmma_supported(&s), wgmma, "{s}");
         let sums = s.group().spans(128);
         let (arch, bits) = (s.arch(), s.weight().bits());
         // Float 4-bit codes keep the two m16 tiles at M 17..32 above K = 4096 (v57); the

@@ -69,14 +69,6 @@ pub fn wgmma_supported(spec: &Spec) -> bool {
     spec.arch() == crate::Arch::Sm90a && dequant_for(spec).is_ok_and(|(_, d)| !d.f32_scales())
 }
 
-/// Whether the default plans of `spec` ([`KernelPlan::choose_for`]) may be wgmma plans: the specs
-/// they generate for with 4- or 8-bit weights, the widths [`KernelPlan::wgmma_for`]'s rules were
-/// measured for. Other widths keep the mma.sync defaults until their wgmma plans are timed; they
-/// run when named.
-pub fn wgmma_default(spec: &Spec) -> bool {
-    wgmma_supported(spec) && matches!(spec.weight().bits(), 4 | 8)
-}
-
 /// The activation type and dequantizer of `spec`, or why it is not generated.
 fn dequant_for(spec: &Spec) -> Result<(Act16, Dequant), &'static str> {
     let act = match spec.act() {

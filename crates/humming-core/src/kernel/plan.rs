@@ -418,8 +418,9 @@ impl KernelPlan {
         plan
     }
 
-    /// [`KernelPlan::choose`] for a spec: on sm_90a, for specs whose defaults may be wgmma plans
-    /// ([`crate::kernel::wgmma_default`]), M above 32 (above 16 on the largest layers) takes a
+    /// [`KernelPlan::choose`] for a spec: on sm_90a, for specs wgmma plans generate for
+    /// ([`crate::kernel::wgmma_supported`]; other widths than 4 and 8 bits as
+    /// [`KernelPlan::wgmma_default_at`] says), M above 32 (above 16 on the largest layers) takes a
     /// wgmma plan ([`KernelPlan::wgmma_for`]); smaller M and other specs and targets the
     /// mma.sync plans of [`KernelPlan::choose`].
     pub fn choose_for(spec: &crate::Spec, m: usize, n_pad: usize, k_pad: usize) -> KernelPlan {
@@ -433,9 +434,9 @@ impl KernelPlan {
     }
 
     /// The wgmma plan [`KernelPlan::choose_for_device`]'s rules give `spec` at this M and shape
-    /// as if its defaults could take one ([`crate::kernel::wgmma_default`]; for the widths whose
-    /// defaults do, the default where it is a wgmma plan), or `None` where they keep an mma.sync
-    /// plan or wgmma plans do not generate for the spec. Benchmarks time these for the other widths.
+    /// before [`KernelPlan::wgmma_default_at`] (for 4- and 8-bit weights the default where it is
+    /// a wgmma plan), or `None` where they keep an mma.sync plan or wgmma plans do not generate
+    /// for the spec. Benchmarks time these against the defaults (`bench_a16 --plans auto,wgmma`).
     pub fn wgmma_rule_for_device(spec: &crate::Spec, m: usize, n_pad: usize, k_pad: usize, device: Option<&DeviceProfile>) -> Option<KernelPlan> {
         Self::wgmma_rule(spec, m, n_pad, k_pad, true, device)
     }
@@ -462,14 +463,28 @@ impl KernelPlan {
         Self::wgmma_for(m, n_pad, k_pad, arch, bits, sums, lean && known, float_w)
     }
 
+    /// Whether the defaults take the rules' wgmma plan `plan` at M = `m` for `bits`-bit weights
+    /// ([`KernelPlan::wgmma_for`] was measured for 4- and 8-bit weights: always). Other widths
+    /// rebuild each warp's words first (`a16::window`). v36 (session 38, H100, graph harness, the
+    /// rules' plan against the mma.sync default, 1 to 7 bits, f16 and bf16, six layers from
+    /// 2048 x 4096 to 28672 x 8192, M 17..256): above M = 48 it wins everywhere (M = 64 10-39%,
+    /// M = 128 26-56%, M = 256 26-58%; u3 on 28672 x 8192 at M = 64 65.8 us against 107.8); up
+    /// to 3 bits at M 17..48 by 1-45%. Widths above 4 bits at M 33..48 win 4-15% on the
+    /// warp-specialized tile but lose up to 11.5% on the plain 64-row tile of four warpgroups
+    /// that the largest layers take (8192 x 28672: u7 +9..+11%, e2m3 +11.5%, u6 +5.6%), which they
+    /// keep the mma.sync plans for. At M <= 16 (the lean GPU's 16-row tile on the largest
+    /// layers) they were not timed and keep them too.
+    pub fn wgmma_default_at(bits: u8, m: usize, plan: &KernelPlan) -> bool {
+        matches!(bits, 4 | 8) || (m > 16 && (bits < 4 || m > 48 || plan.ws))
+    }
+
     /// [`KernelPlan::choose_for_device`] with [`KernelPlan::choose_shape`]'s `known`.
     fn choose_for_shape(spec: &crate::Spec, m: usize, n_pad: usize, k_pad: usize, known: bool, device: Option<&DeviceProfile>) -> KernelPlan {
-        if crate::kernel::wgmma_default(spec) {
-            if let Some(plan) = Self::wgmma_rule(spec, m, n_pad, k_pad, known, device) {
-                return plan;
-            }
+        let bits = spec.weight().bits();
+        if let Some(plan) = Self::wgmma_rule(spec, m, n_pad, k_pad, known, device).filter(|p| Self::wgmma_default_at(bits, m, p)) {
+            return plan;
         }
-        let (arch, bits) = (spec.arch(), spec.weight().bits());
+        let arch = spec.arch();
         let lean = device.is_some_and(DeviceProfile::lean_dram);
         let float_w = float_codes(spec);
         // The lean-DRAM mma.sync rules (the M <= 8 ring, the M 9..16 half-width rule, v28) were
