@@ -322,7 +322,7 @@ fn four_bit_floats_on_emulator() {
 /// tile's words from a bit offset that differs between the warps of a warpgroup (`a16::window`).
 /// Integer codes of 1, 2, 3, 5, 6 and 7 bits (implicit and per-group zero points, both activation
 /// types, 8-bit scales) and 6- / 5- / 7-bit floats, on the plain wgmma tile and the warp-specialized
-/// ones (16 and 32 rows with f32 sums, 64 and 128 rows) and the plain ones (64 and 128 rows), with splits, partial last stages and M
+/// ones (16 and 32 rows with f32 sums, 64 and 128 rows) and the plain ones of 64 rows, with splits, partial last stages and M
 /// inside and past the tile, against the f64 reference; each also assembled by ptxas.
 #[test]
 fn every_width_on_wgmma_plans() {
@@ -345,7 +345,7 @@ fn every_width_on_wgmma_plans() {
         (spec("e2m3", f16, None, Group(128), imp, Arch::Sm90a), "m2x16_n2x64_k1w_bk128_s4_ws"),
         (spec("e2m2", bf16, None, Group(128), imp, Arch::Sm90a), "m8x16_n2x64_k1w_bk128_s4_ws"),
         (spec("e3m3", f16, None, Group(64), imp, Arch::Sm90a), "m4x16_n2x64_k1w_bk128_s4_ws"),
-        (spec("e3m2", f16, None, Group(128), imp, Arch::Sm90a), "m8x16_n4x64_k1w_bk128_s3_wg"),
+        (spec("e3m2", f16, None, Group(128), imp, Arch::Sm90a), "m4x16_n2x64_k1w_bk128_s6_wg"),
     ];
     let mut ran = 0;
     for (spec, name) in &cases {
@@ -357,6 +357,13 @@ fn every_width_on_wgmma_plans() {
     }
     report!("{ran} (odd-width spec, wgmma plan) pairs checked on the emulator");
     assert_eq!(ran, cases.len());
+    // The plain 128-row tile of four warpgroups has no registers for the window's shifts (ptxas
+    // spills): refused for every width but 4 and 8 bits.
+    let tight: KernelPlan = "m8x16_n4x64_k1w_bk128_s3_wg".parse().unwrap();
+    assert!(tight.wgmma_registers_tight());
+    for bits in 1..=8u8 {
+        assert_eq!(tight.validate(Arch::Sm90a, bits).is_ok(), matches!(bits, 4 | 8), "{bits} bits");
+    }
 }
 
 /// Unswapped full-width mma.sync plans stop at 4 m16 tiles (`MMA_SYNC_ACC_MAX`): past it ptxas

@@ -251,6 +251,13 @@ impl KernelPlan {
         if self.wgmma && !self.ws && wgmma_registers(self.bm()) > (65536 / self.threads()).min(255) {
             return bad(format!("wgmma plans with {} rows of M need about {} registers a thread, more than {} threads can have", self.bm(), wgmma_registers(self.bm()), self.threads()));
         }
+        if self.wgmma_registers_tight() && bits % 4 != 0 {
+            return bad(format!(
+                "{bits}-bit weights rebuild each warp's words with registers that a wgmma plan of {} rows over {} threads does not have (ptxas 12.9 spills 8-32 bytes: 7 bits, or 3, 5 and 6 with per-group zero points)",
+                self.bm(),
+                self.threads()
+            ));
+        }
         if self.wgmma && self.bm() * self.bk / 8 > 8 * self.threads() {
             return bad(format!("wgmma plans copy at most 8 activation chunks per thread and stage ({} x {} over {} threads is more)", self.bm(), self.bk, self.threads()));
         }
@@ -473,7 +480,10 @@ impl KernelPlan {
     /// warp-specialized tile but lose up to 11.5% on the plain 64-row tile of four warpgroups
     /// that the largest layers take (8192 x 28672: u7 +9..+11%, e2m3 +11.5%, u6 +5.6%), which they
     /// keep the mma.sync plans for. At M <= 16 (the lean GPU's 16-row tile on the largest
-    /// layers) they were not timed and keep them too.
+    /// layers) they were not timed and keep them too. (The sweeps' M = 256 cells on the largest
+    /// layers timed the plain 128-row tile of four warpgroups, 26-40% faster than mma.sync; it
+    /// spills for these widths and no longer validates, so those cells take the warp-specialized
+    /// 128-row tile of two, untimed there.)
     pub fn wgmma_default_at(bits: u8, m: usize, plan: &KernelPlan) -> bool {
         matches!(bits, 4 | 8) || (m > 16 && (bits < 4 || m > 48 || plan.ws))
     }
@@ -737,7 +747,9 @@ impl KernelPlan {
         } else {
             (4, 2)
         };
-        fit(m_tiles, n_warps, false, if n_warps == 2 { 6 } else { 4 })
+        // Where the 128-row tile of four warpgroups does not validate (weights of other widths
+        // than 4 and 8 bits: its registers are tight), the warp-specialized one of two.
+        fit(m_tiles, n_warps, false, if n_warps == 2 { 6 } else { 4 }).or_else(|| (m_tiles == 8).then(|| fit(8, 2, true, 4)).flatten())
     }
 
     /// The plans a kernel set carries when the weights' shape is not known (macro-generated
