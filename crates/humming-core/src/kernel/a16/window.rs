@@ -34,7 +34,7 @@ struct Realign {
 }
 
 /// Window words of a tile: `ceil(bits / 4)` (one up to 4 bits).
-pub(super) fn window_words(bits: u32) -> u32 {
+fn window_words(bits: u32) -> u32 {
     bits.div_ceil(4)
 }
 
