@@ -206,15 +206,16 @@ for part in $PARTS; do
       # v36's defaults for the other widths: WIDTHS_SPECS at their default plans (label
       # widths_final) on the issue's layers beside ODD_PLANS (the mma.sync plan the defaults took at
       # M 65..256 before v36, timed from M = 48), the GPU suites that run odd-width wgmma plans
-      # (gpu_sm90a_plans, gpu_a16's every-target test), and memcheck / synccheck of sanitize_a16's
-      # odd-width cases (racecheck does not order the rings' mbarrier refills: v22).
+      # (gpu_sm90a_plans but its sweep of 4- and 8-bit plans, gpu_a16's every-target test), and
+      # memcheck / synccheck of sanitize_a16's odd-width cases (racecheck does not order the
+      # rings' mbarrier refills: v22).
       IFS=';' read -ra fmts <<< "${WIDTHS_SPECS:---weight u3;--weight u3 --act bf16;--weight u2;--weight u5;--weight u6;--weight e3m2 --act bf16 --scale ue8m0 --group 32}"
       for f in "${fmts[@]}"; do
         timeout 90 gpu-bundle/bin/example_bench_a16 --arch sm_90a --no-copy --label widths_final $f --shapes 8192x8192,28672x8192,8192x28672 \
           --m ${WIDTHS_M:-1,16,17,32,48,64,128,256} --plans ${ODD_PLANS:-auto,m4x16_n2x64_k2w_bk128_s3} --harness graph >> "$W/bench/widths_final.jsonl" 2>> "$W/bench/widths.err"
       done
       python3 scripts/sweep_best.py "$W/bench/widths_final.jsonl" --all > "$W/bench/widths_final.txt" 2>&1
-      for t in "gpu_sm90a_plans" "gpu_a16 --exact gpu_a16_every_target"; do
+      for t in "gpu_sm90a_plans --skip gpu_sm90a_plan_sweep" "gpu_a16 --exact gpu_a16_every_target"; do
         HUMMING_REQUIRE_GPU=1 timeout 240 gpu-bundle/bin/$t --test-threads=1 --nocapture > "$W/quick/${t%% *}.log" 2>&1
         echo "$t: exit $?" >> "$W/bench/widths_final.txt"; grep -hE "test result|pairs|checked|failed|FAILED|panicked" "$W/quick/${t%% *}.log" | head -n 8 >> "$W/bench/widths_final.txt"
       done
