@@ -132,8 +132,8 @@ fn gpu_a16_every_target() {
             parts.arch = arch;
             let Ok(spec) = Spec::new(parts) else { continue };
             for m in [1, 100, 200] {
-                // On sm_90a, M = 100 and 200 take wgmma plans (KernelPlan::choose_for) for u4 and
-                // e4m3: the 128-column tile on these small layers.
+                // On sm_90a, M = 100 and 200 take wgmma plans (KernelPlan::choose_for) for u4, u3
+                // (since v36) and e4m3: the 128-column tile on these small layers.
                 let (n, k) = if arch == Arch::Sm90a && m == 200 { (8192, 1024) } else { (1000, 2048) };
                 let wgmma = humming::core::kernel::wgmma_supported(&spec) && m > 48;
                 assert_eq!(plan_for(&spec, m, n, k).wgmma, wgmma, "{spec} M={m} N={n}");

@@ -30,10 +30,6 @@ fn buckets_are_ascending_valid_and_cover_every_m() {
     }
 }
 
-/// A spec's plans ([`KernelPlan::choose_for`], its buckets) are the spec-agnostic mma.sync ones
-/// but above M = 32 (above M = 16 on the largest layers) on sm_90a, where the specs wgmma plans
-/// generate for take the wgmma plan of [`KernelPlan::wgmma_for`] (the v33-v42 sweeps' winners
-/// per layer size), split to one wave.
 /// Signed integer weights run the unsigned kernels' instructions (offset-binary codes with a zero
 /// point), so they take the same plans on every target, shape, M and GPU profile (the float-code
 /// rules once applied to them).
@@ -103,6 +99,10 @@ fn other_widths_take_wgmma_where_it_was_timed() {
     assert!(!KernelPlan::choose_for_device(&spec("u3", ActFormat::F16, Arch::Sm90a), 16, 28672, 8192, Some(&lean)).wgmma);
 }
 
+/// A spec's plans ([`KernelPlan::choose_for`], its buckets) are the spec-agnostic mma.sync ones
+/// but above M = 32 (above M = 16 on the largest layers) on sm_90a, where the specs wgmma plans
+/// generate for (4- and 8-bit weights here) take the wgmma plan of [`KernelPlan::wgmma_for`]
+/// (the v33-v42 sweeps' winners per layer size), split to one wave.
 #[test]
 fn spec_plans_take_wgmma_on_sm90a_only() {
     let mut dyn_zp = SpecParts::new(WeightFormat::parse("u4").unwrap(), ActFormat::F16);
