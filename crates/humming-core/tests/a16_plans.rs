@@ -322,7 +322,7 @@ fn four_bit_floats_on_emulator() {
 /// tile's words from a bit offset that differs between the warps of a warpgroup (`a16::window`).
 /// Integer codes of 1, 2, 3, 5, 6 and 7 bits (implicit and per-group zero points, both activation
 /// types, 8-bit scales) and 6- / 5- / 7-bit floats, on the plain wgmma tile and the warp-specialized
-/// ones (16 and 32 rows with f32 sums, 64 and 128 rows) and the plain ones of 64 rows, with splits, partial last stages and M
+/// ones (16 and 32 rows with f32 sums, 48, 64 and 128 rows) and the plain ones of 64 rows, with splits, partial last stages and M
 /// inside and past the tile, against the f64 reference; each also assembled by ptxas.
 #[test]
 fn every_width_on_wgmma_plans() {
@@ -339,6 +339,7 @@ fn every_width_on_wgmma_plans() {
         (spec("u5", f16, None, Group(32), imp, Arch::Sm90a), "m2x16_n2x64_k1w_bk128_s4_ws"),
         (spec("u5", bf16, None, Group(128), dynamic, Arch::Sm90a), "m4x16_n4x64_k1w_bk128_s4_wg"),
         (spec("u6", f16, None, Group(128), imp, Arch::Sm90a), "m8x16_n2x64_k1w_bk128_s4_ws"),
+        (spec("u6", bf16, None, Group(64), dynamic, Arch::Sm90a), "m3x16_n2x64_k1w_bk128_s4_ws"),
         (spec("u7", bf16, None, Group(128), imp, Arch::Sm90a), "m4x16_n2x64_k1w_bk128_s4_ws"),
         (spec("u7", f16, None, Group(64), dynamic, Arch::Sm90a), "m1x16_n2x64_k1w_bk128_s4_ws"),
         (spec("e3m2", bf16, Some(ScaleFormat::Ue8m0), Group(32), imp, Arch::Sm90a), "m4x16_n2x64_k1w_bk128_s4_ws"),

@@ -94,8 +94,13 @@ fn other_widths_take_wgmma_where_it_was_timed() {
     assert_eq!(plan("u3", 64, 28672, 8192, Some(&lean)), "m4x16_n4x64_k1w_bk128_s4_ws");
     assert_eq!(plan("u3", 64, 28672, 8192, None), "m4x16_n4x64_k1w_bk128_s4_ws");
     assert_eq!(plan("u3", 17, 28672, 8192, Some(&lean)), "m2x16_n4x64_k1w_bk128_s4_ws");
-    assert_eq!(plan("u6", 48, 8192, 8192, Some(&lean)), "m4x16_n2x64_k1w_bk128_s4_ws");
-    assert!(!KernelPlan::choose_for_device(&spec("u7", ActFormat::F16, Arch::Sm90a), 48, 8192, 28672, Some(&lean)).wgmma);
+    // Above 4 bits: the tiles with two math warpgroups at M 17..48 (those with four do not validate).
+    assert_eq!(plan("u6", 17, 8192, 8192, Some(&lean)), "m2x16_n2x64_k1w_bk128_s4_ws");
+    assert_eq!(plan("u5", 32, 28672, 8192, None), "m2x16_n2x64_k1w_bk128_s4_ws");
+    assert_eq!(plan("u6", 48, 8192, 8192, Some(&lean)), "m3x16_n2x64_k1w_bk128_s4_ws");
+    assert_eq!(plan("u7", 48, 8192, 28672, Some(&lean)), "m3x16_n2x64_k1w_bk128_s4_ws");
+    assert_eq!(plan("u7", 48, 4096, 4096, Some(&lean)), "m4x16_n2x64_k1w_bk128_s4_ws");
+    assert!(!KernelPlan::choose_for_device(&spec("u6", ActFormat::F16, Arch::Sm90a), 32, 4096, 14336, Some(&lean)).wgmma);
     assert!(!KernelPlan::choose_for_device(&spec("u3", ActFormat::F16, Arch::Sm90a), 16, 28672, 8192, Some(&lean)).wgmma);
 }
 

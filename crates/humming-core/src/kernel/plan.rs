@@ -478,8 +478,9 @@ impl KernelPlan {
     /// M = 128 26-56%, M = 256 26-58%; u3 on 28672 x 8192 at M = 64 65.8 us against 107.8); up
     /// to 3 bits at M 17..48 by 1-45%. Widths above 4 bits at M 33..48 win 4-15% on the
     /// warp-specialized tile but lose up to 11.5% on the plain 64-row tile of four warpgroups
-    /// that the largest layers take (8192 x 28672: u7 +9..+11%, e2m3 +11.5%, u6 +5.6%), which they
-    /// keep the mma.sync plans for. At M <= 16 (the lean GPU's 16-row tile on the largest
+    /// that the largest layers took (8192 x 28672: u7 +9..+11%, e2m3 +11.5%, u6 +5.6%), which they
+    /// keep the mma.sync plans for (the rules now give them the warp-specialized tiles of two
+    /// math warpgroups at M 17..48 where those of four do not validate: `wgmma_for`). At M <= 16 (the lean GPU's 16-row tile on the largest
     /// layers) they were not timed and keep them too. (The sweeps' M = 256 cells on the largest
     /// layers timed the plain 128-row tile of four warpgroups, 26-40% faster than mma.sync; it
     /// spills for these widths and no longer validates, so those cells take the warp-specialized
@@ -703,17 +704,23 @@ impl KernelPlan {
         // A lean-DRAM GPU's 4-bit layers from 4096^2 elements: two math warpgroups up to 8192^2 (v30).
         let lean_rows = lean && bits == 4 && size >= 4096 * 4096;
         let two_wg = lean_rows && size <= 8192 * 8192;
+        // 5- to 7-bit weights, whose producer keeps 128 registers: the 32- and 48-row tiles with
+        // two math warpgroups where those with four do not validate (v36, H100, graph harness,
+        // against the defaults before: M = 17 / 32 7-38% faster on 8192^2, 14336 x 4096 and both
+        // large layers but u5 on 8192 x 28672 at M = 32, +4%; M = 40 / 48 on layers from 4096 x
+        // 14336 elements -21..+6%, ties on 8192^2 where the 64-row tile ran before).
+        let wide_odd = bits > 4 && bits != 8;
         match m {
             ..=16 => return (lean && size >= 8192 * 20480).then(|| fit(1, 4, true, 4)).flatten(),
             17..=32 if lean_rows => return fit(2, if two_wg { 2 } else { 4 }, true, 4),
-            17..=32 => return rows32.then(|| fit(2, 4, true, 4)).flatten(),
+            17..=32 => return rows32.then(|| fit(2, 4, true, 4).or_else(|| wide_odd.then(|| fit(2, 2, true, 4)).flatten())).flatten(),
             33..=48 if two_wg && !float_w && size >= 4096 * 14336 => {
                 if let Some(plan) = fit(3, 2, true, 4) {
                     return Some(plan);
                 }
             }
             33..=48 if size >= 4096 * 14336 => {
-                if let Some(plan) = fit(3, 4, true, 4) {
+                if let Some(plan) = fit(3, 4, true, 4).or_else(|| wide_odd.then(|| fit(3, 2, true, 4)).flatten()) {
                     return Some(plan);
                 }
             }
