@@ -321,9 +321,10 @@ fn four_bit_floats_on_emulator() {
 /// Weights of every width other than 4 and 8 bits on wgmma plans: each warp rebuilds its m16
 /// tile's words from a bit offset that differs between the warps of a warpgroup (`a16::window`).
 /// Integer codes of 1, 2, 3, 5, 6 and 7 bits (implicit and per-group zero points, both activation
-/// types, 8-bit scales) and 6- / 5- / 7-bit floats, on the plain wgmma tile and the warp-specialized
-/// ones (16 and 32 rows with f32 sums, 48, 64 and 128 rows) and the plain ones of 64 rows, with splits, partial last stages and M
-/// inside and past the tile, against the f64 reference; each also assembled by ptxas.
+/// types, 8-bit scales) and 6- / 5- / 7-bit floats, on the warp-specialized tiles (16 and 32 rows
+/// with f32 sums, 48, 64 and 128 rows) and the plain ones of 64 rows, with splits, partial last
+/// stages and M inside and past the tile, against the f64 reference; each also assembled by
+/// ptxas.
 #[test]
 fn every_width_on_wgmma_plans() {
     use ScaleGroup::{Group, PerChannel};
