@@ -26,20 +26,23 @@ use humming::core::*;
 use humming::cuda::GpuExecutor;
 use humming::cuda::testing::gpu_for_or_skip;
 
+/// The sm_90a spec of weight format `w` with these activations, scales (`None`: the default
+/// format), group and zero point.
+fn spec(w: &str, act: ActFormat, scale: Option<ScaleFormat>, group: ScaleGroup, zp: ZeroPoint) -> Spec {
+    let mut p = SpecParts::new(WeightFormat::parse(w).unwrap(), act);
+    if let Some(s) = scale {
+        p.scale = s;
+    }
+    p.group = group;
+    p.zero_point = zp;
+    p.arch = Arch::Sm90a;
+    Spec::new(p).unwrap_or_else(|e| panic!("{w}: {e:?}"))
+}
+
 /// The wgmma-capable formats of the emulator suites: 4- and 8-bit integers and floats, 16- and
 /// 8-bit scales, per-channel and grouped, implicit and per-group zero points, f16 and bf16.
 fn specs() -> Vec<Spec> {
     use ScaleGroup::{Group, PerChannel};
-    let spec = |w: &str, act: ActFormat, scale: Option<ScaleFormat>, group: ScaleGroup, zp: ZeroPoint| {
-        let mut p = SpecParts::new(WeightFormat::parse(w).unwrap(), act);
-        if let Some(s) = scale {
-            p.scale = s;
-        }
-        p.group = group;
-        p.zero_point = zp;
-        p.arch = Arch::Sm90a;
-        Spec::new(p).unwrap_or_else(|e| panic!("{w}: {e:?}"))
-    };
     let (f16, bf16, imp, dynamic) = (ActFormat::F16, ActFormat::Bf16, ZeroPoint::Implicit, ZeroPoint::Dynamic);
     let all = [
         spec("u4", f16, None, Group(128), imp),
@@ -204,16 +207,6 @@ fn gpu_sm90a_plan_sweep() {
 /// its own.
 #[test]
 fn gpu_sm90a_every_width() {
-    let spec = |w: &str, act: ActFormat, scale: Option<ScaleFormat>, group: ScaleGroup, zp: ZeroPoint| {
-        let mut p = SpecParts::new(WeightFormat::parse(w).unwrap(), act);
-        if let Some(s) = scale {
-            p.scale = s;
-        }
-        p.group = group;
-        p.zero_point = zp;
-        p.arch = Arch::Sm90a;
-        Spec::new(p).unwrap_or_else(|e| panic!("{w}: {e:?}"))
-    };
     let (f16, bf16, imp, dynamic) = (ActFormat::F16, ActFormat::Bf16, ZeroPoint::Implicit, ZeroPoint::Dynamic);
     use ScaleGroup::{Group, PerChannel};
     let specs = [

@@ -79,7 +79,7 @@ impl PackedA16 {
     /// or bf16; it decides where 4-bit float codes place their bits, [`BitPlacement`]).
     pub fn from_quantized(w: &QuantizedWeights, act: crate::ActFormat) -> Result<PackedA16, PackA16Error> {
         w.validate()?;
-        if !matches!(act, crate::ActFormat::F16 | crate::ActFormat::Bf16) {
+        if !act.is_16bit_float() {
             return Err(PackA16Error::Act { act });
         }
         if w.k % 8 != 0 {
