@@ -24,7 +24,7 @@ use clap::Parser;
 use humming::core::ir::{DevPtr, Executor, Kernel, samples::SplitMix64};
 use humming::core::kernel::check::check_kernels;
 use humming::core::kernel::launch::{Buf, DeviceWeights, GemmLaunches, GemmOperands, Launch, WeightsDesc, alloc_workspace, prepare};
-use humming::core::kernel::{CompiledKernel, GemmKernels, KernelPlan, generate};
+use humming::core::kernel::{CompiledKernel, DeviceProfile, GemmKernels, KernelPlan, generate};
 use humming::core::pack::fragment::{A16Layout, BitPlacement};
 use humming::core::*;
 use humming::cuda::cust::sys as cu;
@@ -102,6 +102,11 @@ struct Args {
     /// this GPU's (`choose_for_device` with `Gpu::profile`, as the runtime's layers do).
     #[arg(long)]
     default_plans: bool,
+    /// `auto` takes the plans of a lean-DRAM GPU ([`DeviceProfile::H100_SXM`]'s DRAM peak, this
+    /// GPU's multiprocessors) whatever this GPU is: the H100's rules timed on another GPU (an
+    /// H200) against `--default-plans`.
+    #[arg(long, conflicts_with = "default_plans")]
+    lean_plans: bool,
 }
 
 fn ck(call: &str, r: cu::CUresult) -> Result<(), String> {
@@ -218,7 +223,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let (sms, l2) = (gpu.sm_count()?, gpu.l2_bytes()? as usize);
     let dram = gpu.profile();
-    let profile = if args.default_plans { None } else { dram };
+    let profile = match (args.default_plans, args.lean_plans) {
+        (true, _) => None,
+        (_, true) => Some(DeviceProfile { sms, ..DeviceProfile::H100_SXM }),
+        _ => dram,
+    };
     let weight = WeightFormat::parse(&args.weight)?;
     let act = ActFormat::parse(&args.act)?;
     let mut parts = SpecParts::new(weight, act);
@@ -237,7 +246,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // SAFETY: writes one handle.
     ck("cuStreamCreate", unsafe { cu::cuStreamCreate(&mut stream, 1) })?; // non-blocking
     let ev = Events::new()?;
-    eprintln!("{device}: {sms} SMs, L2 {} MB, DRAM peak {:?} GB/s (plans for it: {}), spec {}", l2 >> 20, dram.map(|p| p.dram_gbs.round() as u32), !args.default_plans, spec.id());
+    eprintln!("{device}: {sms} SMs, L2 {} MB, DRAM peak {:?} GB/s (plans for: {}), spec {}", l2 >> 20, dram.map(|p| p.dram_gbs.round() as u32),
+        if args.default_plans { "no device" } else if args.lean_plans { "a lean-DRAM GPU" } else { "it" }, spec.id());
 
     // Copy bandwidth (read + write) of a 1 GiB device-to-device copy.
     let mut copy_gbps = None;

@@ -79,12 +79,15 @@ for part in $PARTS; do
       # PLANS_SHAPES / PLANS_M pick the cells; PLANS_FORMATS adds other specs (bench_a16 flags,
       # separated by ';') on the first two shapes at M = 1 and 8 (PLANS_FORMATS_M).
       PS=${PLANS_SHAPES:-8192x8192,8192x28672,28672x8192}
-      for r in 1 2 3; do for d in "" "--default-plans"; do
-        timeout 90 gpu-bundle/bin/example_bench_a16 --arch ${ARCH:-sm_90a} --no-copy $d --label "bench_a16${d:+_old}" --shapes $PS \
+      # PLANS_NEW: flags of the new side (`--lean-plans`: the lean-DRAM GPU's plans on any GPU,
+      # e.g. the H100's rules on an H200); PLANS_REPS alternations (3).
+      for r in $(seq ${PLANS_REPS:-3}); do for d in "${PLANS_NEW:-}" "--default-plans"; do
+        [ "$d" = "--default-plans" ] && o=_old || o=
+        timeout ${PLANS_S:-90} gpu-bundle/bin/example_bench_a16 --arch ${ARCH:-sm_90a} --no-copy $d --label "bench_a16$o" --shapes $PS \
           --m ${PLANS_M:-1,2,4,8,12,16,32} --harness graph >> "$W/bench/plans.jsonl" 2>> "$W/bench/plans.err"
         IFS=';' read -ra fmts <<< "${PLANS_FORMATS:-}"
         for f in "${fmts[@]}"; do
-          timeout 60 gpu-bundle/bin/example_bench_a16 --arch ${ARCH:-sm_90a} --no-copy $d $f --label "bench_a16${d:+_old}" --shapes $(echo $PS | cut -d, -f1-2) \
+          timeout 60 gpu-bundle/bin/example_bench_a16 --arch ${ARCH:-sm_90a} --no-copy $d $f --label "bench_a16$o" --shapes $(echo $PS | cut -d, -f1-2) \
             --m ${PLANS_FORMATS_M:-1,8} --harness graph >> "$W/bench/plans.jsonl" 2>> "$W/bench/plans.err"
         done
       done; done
