@@ -481,8 +481,10 @@ impl KernelPlan {
     /// that the largest layers took (8192 x 28672: u7 +9..+11%, e2m3 +11.5%, u6 +5.6%), which they
     /// keep the mma.sync plans for (the rules now give them the warp-specialized tiles of two
     /// math warpgroups at M 17..48 where those of four do not validate: `wgmma_for`). At M <= 16
-    /// (the lean GPU's 16-row tile on the largest layers) they were not timed and keep them
-    /// too. (The sweeps' M = 256 cells on the largest layers timed the plain 128-row tile of
+    /// they keep them too: the lean GPU's 16-row tile on the largest layers (v37, H100, graph
+    /// harness, u3 f16 at M = 1 / 8 / 16 on 28672 x 8192 and 8192 x 28672) was 7-35% slower than
+    /// mma.sync (28672 x 8192 M = 1: 46.2 us against 34.4), and above 4 bits it does not
+    /// validate. (The sweeps' M = 256 cells on the largest layers timed the plain 128-row tile of
     /// four warpgroups, 26-40% faster than mma.sync; it spills for these widths and no longer
     /// validates, so those cells take the warp-specialized 128-row tile of two: 36-41% faster
     /// than mma.sync in the final check, -9..+7% against the plain tile's sweep times.)
