@@ -368,6 +368,34 @@ fn every_width_on_wgmma_plans() {
     }
 }
 
+/// The plans a lean-DRAM GPU's rules give M 9..16 of the codes that dequantize at more cost
+/// than 4-bit integers (v37: 64-column tiles with four k-warps above 4 bits, 16-row tiles of 128
+/// columns for 4-bit floats with bf16 activations), as the rules pick them, against the f64 reference on the emulator
+/// (ragged N, a partial last stage, splits).
+#[test]
+fn lean_m16_plans_of_wider_codes_on_emulator() {
+    use ScaleGroup::Group;
+    let lean = humming_core::kernel::DeviceProfile::H100_SXM;
+    let (f16, bf16, imp) = (ActFormat::F16, ActFormat::Bf16, ZeroPoint::Implicit);
+    let cases = [
+        (spec("u5", f16, None, Group(128), imp, Arch::Sm90a), "m2x8_n1x64_k4w_bk256_s4"),
+        (spec("u6", bf16, None, Group(64), ZeroPoint::Dynamic, Arch::Sm90), "m2x8_n1x64_k4w_bk256_s4"),
+        (spec("i7", f16, None, Group(128), imp, Arch::Sm90a), "m2x8_n1x64_k4w_bk256_s4"),
+        (spec("u8", bf16, None, Group(32), imp, Arch::Sm90a), "m2x8_n1x64_k4w_bk256_s4"),
+        (spec("e3m2", bf16, Some(ScaleFormat::Ue8m0), Group(32), imp, Arch::Sm90a), "m2x8_n1x64_k4w_bk256_s4"),
+        (spec("e2m3", f16, Some(ScaleFormat::E4m3), Group(16), imp, Arch::Sm90), "m2x8_n1x64_k4w_bk256_s4"),
+        (spec("e2m1", bf16, Some(ScaleFormat::Ue8m0), Group(32), imp, Arch::Sm90a), "m1x16_n2x64_k4w_bk256_s4"),
+        (spec("e2m1", bf16, Some(ScaleFormat::E4m3), Group(16), imp, Arch::Sm90), "m1x16_n2x64_k4w_bk256_s4"),
+    ];
+    for (ran, (spec, name)) in cases.iter().enumerate() {
+        let m = [9, 13, 16][ran % 3];
+        let plan = KernelPlan::choose_for_device(spec, m, 8192, 8192, Some(&lean));
+        assert_eq!(plan.to_string(), *name, "{spec} M {m}");
+        check_case(spec, &plan, m, [1, 2, 3][ran % 3], ran, 9500 + ran as u64);
+    }
+    report!("{} (spec, lean M 9..16 plan) pairs checked on the emulator", cases.len());
+}
+
 /// Unswapped full-width mma.sync plans stop at 4 m16 tiles (`MMA_SYNC_ACC_MAX`): past it ptxas
 /// spills their accumulators (m8x16: 1.9-2.5 KB), so `validate` names the limit instead of
 /// generating a slow kernel. Half-width, swapped and wgmma plans of as many rows stay valid, on

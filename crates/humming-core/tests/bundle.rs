@@ -306,8 +306,9 @@ fn lean_dram_device_plans() {
         assert_eq!(b[0].1.to_string(), "m1x16_n4x64_k1w_bk128_s4_ws");
         assert_eq!(KernelPlan::buckets_for_device(&s, n, k, Some(&h200)), KernelPlan::buckets_for_spec(&s, n, k));
         // 4-bit float codes (MXFP4, and e2m1 with e4m3 g16 scales and f16) keep the mma.sync
-        // defaults at M <= 8 (session 37's v35: 13-20% faster than the 16-row tile there), the
-        // tile at M 9..16.
+        // defaults at M <= 8 (session 37's v35: 13-20% faster than the 16-row tile there); at M
+        // 9..16 MXFP4 (bf16) takes the 16-row mma.sync tile of 128 columns (v37), f16 the
+        // warp-specialized tile (v35).
         let nvfp4 = {
             let mut p = SpecParts::new(WeightFormat::parse("e2m1").unwrap(), ActFormat::F16);
             (p.arch, p.scale, p.group) = (Arch::Sm90a, ScaleFormat::E4m3, ScaleGroup::Group(16));
@@ -324,12 +325,35 @@ fn lean_dram_device_plans() {
                 assert_eq!(p, KernelPlan::choose_for(f, m, n, k), "{f} M {m} {n} x {k}");
                 assert!(!p.wgmma, "{f} M {m} {n} x {k}: {p}");
             }
+            let m16 = if f.act() == ActFormat::Bf16 { "m1x16_n2x64_k4w_bk256_s4" } else { "m1x16_n4x64_k1w_bk128_s4_ws" };
             for m in [9, 16] {
-                assert_eq!(KernelPlan::choose_for_device(f, m, n, k, Some(&h100)).to_string(), "m1x16_n4x64_k1w_bk128_s4_ws", "{f} M {m} {n} x {k}");
+                assert_eq!(KernelPlan::choose_for_device(f, m, n, k, Some(&h100)).to_string(), m16, "{f} M {m} {n} x {k}");
             }
             let b = KernelPlan::buckets_for_device(f, n, k, Some(&h100));
-            assert_eq!((b[0].0, b[1].0, b[1].1.to_string()), (8, 16, "m1x16_n4x64_k1w_bk128_s4_ws".to_string()), "{f} {b:?}");
+            assert_eq!((b[0].0, b[1].0, b[1].1.to_string()), (8, 16, m16.to_string()), "{f} {b:?}");
         }
+    }
+    // Weights of more than 4 bits (but 8-bit floats) take 64-column tiles with four k-warps at M
+    // 9..16 on every layer (v37), on both Hopper targets; 1 to 3 bits and 8-bit floats keep their plans.
+    for arch in [Arch::Sm90, Arch::Sm90a] {
+        for (n, k) in [(8192, 8192), (28672, 8192), (8192, 28672), (4096, 14336), (2048, 4096)] {
+            for w in ["u5", "u6", "i7", "u8", "e3m2", "e2m3"] {
+                let s = spec(w, ActFormat::Bf16, arch);
+                for m in [9, 12, 16] {
+                    assert_eq!(KernelPlan::choose_for_device(&s, m, n, k, Some(&h100)).to_string(), "m2x8_n1x64_k4w_bk256_s4", "{s} M {m} {n} x {k}");
+                    assert_eq!(KernelPlan::choose_for_device(&s, m, n, k, Some(&h200)), KernelPlan::choose_for(&s, m, n, k), "{s} M {m}");
+                }
+            }
+            for w in ["u1", "u2", "u3", "e4m3", "e5m2"] {
+                let s = spec(w, ActFormat::F16, arch);
+                for m in [9, 16] {
+                    assert_eq!(KernelPlan::choose_for_device(&s, m, n, k, Some(&h100)), KernelPlan::choose_for(&s, m, n, k), "{s} M {m}");
+                }
+            }
+        }
+        // sm_80 code on the same GPU keeps its plans.
+        let s = spec("u6", ActFormat::F16, Arch::Sm80);
+        assert_eq!(KernelPlan::choose_for_device(&s, 16, 8192, 8192, Some(&h100)), KernelPlan::choose_for(&s, 16, 8192, 8192));
     }
     // Smaller layers: M <= 8 takes a ring of four 512-deep stages (two CTAs an SM from four
     // stages a CTA: 6144 x 4096 splits in two), or of five where the unsplit grid fills 7/8 of
@@ -377,7 +401,8 @@ fn lean_dram_device_plans() {
         for (n, k) in [(4096, 4096), (16384, 4096), (10240, 4096), (11008, 4096)] {
             assert_eq!(KernelPlan::choose_for_device(&s, m, n, k, Some(&h100)), KernelPlan::choose_for(&s, m, n, k), "M {m} {n} x {k}");
         }
-        for other in [&spec("u4", ActFormat::F16, Arch::Sm80), &spec("u8", ActFormat::F16, Arch::Sm90a)] {
+        // (Weights of more than 4 bits take v37's plan at these M: below.)
+        for other in [&spec("u4", ActFormat::F16, Arch::Sm80), &spec("u3", ActFormat::F16, Arch::Sm90a)] {
             assert_eq!(KernelPlan::choose_for_device(other, m, 6144, 4096, Some(&h100)), KernelPlan::choose_for(other, m, 6144, 4096), "{other}");
         }
     }
@@ -516,8 +541,17 @@ fn default_bundles_carry_the_lean_plans() {
         // Explicit buckets carry none.
         assert!(GemmBundle::build(&s, &KernelPlan::buckets_spec(&s)).unwrap().lean.is_empty());
     }
-    for s in [spec("u4", ActFormat::F16, Arch::Sm80), spec("u8", ActFormat::F16, Arch::Sm90a), spec("e2m1", ActFormat::Bf16, Arch::Sm90a)] {
+    for s in [spec("u4", ActFormat::F16, Arch::Sm80), spec("u8", ActFormat::F16, Arch::Sm80), spec("u3", ActFormat::F16, Arch::Sm90a)] {
         assert!(GemmBundle::build_default(&s).unwrap().lean.is_empty(), "{s}");
+    }
+    // Wider codes and 4-bit floats carry their M 9..16 plan (v37).
+    for (s, plan) in [(spec("u8", ActFormat::F16, Arch::Sm90a), "m2x8_n1x64_k4w_bk256_s4"), (spec("e2m1", ActFormat::Bf16, Arch::Sm90), "m1x16_n2x64_k4w_bk256_s4")] {
+        let b = GemmBundle::build_default(&s).unwrap();
+        assert_eq!(b.lean.iter().map(|l| (l.max_m, l.plan.to_string())).collect::<Vec<_>>(), [(16, plan.to_string())], "{s}");
+        for m in [9, 16] {
+            assert!(std::ptr::eq(b.variant_for_device(m, Some(&h100)), &b.lean[0]), "{s} M {m}");
+            assert!(std::ptr::eq(b.variant_for_device(m, Some(&h200)), b.variant_for(m)), "{s} M {m}");
+        }
     }
 }
 

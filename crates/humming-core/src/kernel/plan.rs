@@ -65,6 +65,11 @@ fn wgmma_registers(bm: u32) -> u32 {
     bm / 2 + 64
 }
 
+/// 4-bit float weight codes (the [`crate::pack::float4`] placement) with bf16 activations.
+fn fp4_bf16(spec: &crate::Spec) -> bool {
+    matches!(spec.weight(), crate::WeightFormat::Float(f) if crate::pack::float4::applies(f)) && spec.act() == crate::ActFormat::Bf16
+}
+
 /// Whether `spec`'s weights are float codes, whose dequantization costs more than integer codes'
 /// (the plan rules' `float_w`). Signed integers are not: the kernels read them as unsigned codes
 /// with a zero point (offset-binary), the same instructions as unsigned ones.
@@ -457,9 +462,10 @@ impl KernelPlan {
         // 37, H100, graph harness, after the 4-bit float placement), e2m1 bf16 ue8m0 g32 / f16
         // e4m3 g16 at M = 1 / 8: 28672 x 8192 53.1 / 53.3 and 56.4 / 56.0 us against the
         // warp-specialized 16-row tile's 66.3 / 65.1 and 67.9 / 66.4; 8192 x 28672 49.6 / 50.7
-        // and 51.3 / 52.7 against 60.6 / 59.7 and 61.7 / 60.6. (At M = 9..16 the tile stays:
-        // f16's best there, bf16 2.5-4% behind the best mma.sync plan.)
-        let fp4_small = m <= 8 && matches!(spec.weight(), crate::WeightFormat::Float(f) if crate::pack::float4::applies(f));
+        // and 51.3 / 52.7 against 60.6 / 59.7 and 61.7 / 60.6. At M = 9..16 the tile stays for
+        // f16 (its best there in v35); bf16 takes `lean_m16_codes`' plan (v37).
+        let fp4 = matches!(spec.weight(), crate::WeightFormat::Float(f) if crate::pack::float4::applies(f));
+        let fp4_small = fp4 && (m <= 8 || (m <= 16 && fp4_bf16(spec)));
         if !crate::kernel::wgmma_supported(spec) || (lean && fp4_small) {
             return None;
         }
@@ -500,6 +506,9 @@ impl KernelPlan {
         }
         let arch = spec.arch();
         let lean = device.is_some_and(DeviceProfile::lean_dram);
+        if let Some(plan) = Self::lean_m16_codes(spec, m, lean) {
+            return plan;
+        }
         let float_w = float_codes(spec);
         // The lean-DRAM mma.sync rules (the M <= 8 ring, the M 9..16 half-width rule, v28) were
         // measured for 4-bit integer codes on Hopper only; other specs keep the defaults.
@@ -510,6 +519,37 @@ impl KernelPlan {
             Some(d) if lean_mma => plan.lean_ring(arch, bits, crate::kernel::qbytes(spec), known.then_some((n_pad, k_pad, d.sms))),
             _ => plan,
         }
+    }
+
+    /// A lean-DRAM GPU's M 9..16 plans for the codes whose dequantization costs more than 4-bit
+    /// integers' (Hopper targets), where they validate: integer weights of 5 to 8 bits and float
+    /// codes of 5 to 7 (not 8, not measured) take 64-column
+    /// tiles of two n8 token tiles with four k-warps (`m2x8_n1x64_k4w_bk256_s4`), 4-bit float
+    /// codes with bf16 activations 16-row tiles of 128 columns (`m1x16_n2x64_k4w_bk256_s4`);
+    /// `None`: the other rules.
+    /// v37 (H100 SXM, graph harness, a sweep of eight plans x splits auto / 1 / 2 / 4 on 8192^2,
+    /// 28672 x 8192 and 8192 x 28672 at M = 12 / 16, then an A/B of the builds): against the
+    /// defaults at their auto split, u5 -3..-19%, u6 -5..-17%, u7 (bf16) -3..-8%, u8 -1.5..-5%
+    /// but +0.6 / +1.3% on 28672 x 8192, e3m2 (bf16, ue8m0 g32) -19..-24% on the large layers and
+    /// +0.3 / +1.2% on 8192^2; MXFP4 (bf16) -7..-10% on all three (the warp-specialized 16-row
+    /// tile on the large ones). 1 to 3 bits and u4 keep their plans (the defaults were the best),
+    /// and 4-bit floats with f16 activations theirs (not in the sweep; v35 found the tile their
+    /// best at M 9..16 on the large layers).
+    fn lean_m16_codes(spec: &crate::Spec, m: usize, lean: bool) -> Option<KernelPlan> {
+        let arch = spec.arch();
+        if !(lean && (9..=16).contains(&m) && matches!(arch, Arch::Sm90 | Arch::Sm90a)) {
+            return None;
+        }
+        let bits = spec.weight().bits();
+        let fp4 = fp4_bf16(spec);
+        // 8-bit float codes were not measured.
+        let float8 = bits == 8 && float_codes(spec);
+        let plan = match (bits, fp4) {
+            (5.., _) if !float8 => KernelPlan { m_tiles: 2, n_warps: 1, k_warps: 4, bk: 256, stages: 4, swap: true, wgmma: false, halves: false, ws: false },
+            (_, true) => KernelPlan { m_tiles: 1, n_warps: 2, k_warps: 4, bk: 256, stages: 4, swap: false, wgmma: false, halves: false, ws: false },
+            _ => return None,
+        };
+        plan.validate(arch, bits).is_ok().then_some(plan)
     }
 
     /// The lean-DRAM half-width plan of M 9..16 with three stages, two CTAs an SM
