@@ -370,8 +370,8 @@ fn every_width_on_wgmma_plans() {
 
 /// The plans a lean-DRAM GPU's rules give M 9..16 of the codes that dequantize at more cost
 /// than 4-bit integers (v37: 64-column tiles with four k-warps above 4 bits, 16-row tiles of 128
-/// columns for 4-bit floats with bf16 activations), as the rules pick them, against the f64 reference on the emulator
-/// (ragged N, a partial last stage, splits).
+/// columns for 4-bit floats with bf16 activations), as the rules pick them, against the f64
+/// reference on the emulator (ragged N, a partial last stage, splits).
 #[test]
 fn lean_m16_plans_of_wider_codes_on_emulator() {
     use ScaleGroup::Group;

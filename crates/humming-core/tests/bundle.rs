@@ -333,8 +333,9 @@ fn lean_dram_device_plans() {
             assert_eq!((b[0].0, b[1].0, b[1].1.to_string()), (8, 16, m16.to_string()), "{f} {b:?}");
         }
     }
-    // Weights of more than 4 bits (but 8-bit floats) take 64-column tiles with four k-warps at M
-    // 9..16 on every layer (v37), on both Hopper targets; 1 to 3 bits and 8-bit floats keep their plans.
+    // Weights of more than 4 bits other than 8-bit floats take 64-column tiles with four k-warps
+    // at M 9..16 on every layer (v37), on both Hopper targets; 1 to 3 bits and 8-bit floats keep
+    // their plans.
     for arch in [Arch::Sm90, Arch::Sm90a] {
         for (n, k) in [(8192, 8192), (28672, 8192), (8192, 28672), (4096, 14336), (2048, 4096)] {
             for w in ["u5", "u6", "i7", "u8", "e3m2", "e2m3"] {

@@ -65,9 +65,14 @@ fn wgmma_registers(bm: u32) -> u32 {
     bm / 2 + 64
 }
 
-/// 4-bit float weight codes (the [`crate::pack::float4`] placement) with bf16 activations.
+/// 4-bit float weight codes (those of the [`crate::pack::float4`] placement).
+fn fp4_codes(spec: &crate::Spec) -> bool {
+    matches!(spec.weight(), crate::WeightFormat::Float(f) if crate::pack::float4::applies(f))
+}
+
+/// 4-bit float weight codes with bf16 activations.
 fn fp4_bf16(spec: &crate::Spec) -> bool {
-    matches!(spec.weight(), crate::WeightFormat::Float(f) if crate::pack::float4::applies(f)) && spec.act() == crate::ActFormat::Bf16
+    fp4_codes(spec) && spec.act() == crate::ActFormat::Bf16
 }
 
 /// Whether `spec`'s weights are float codes, whose dequantization costs more than integer codes'
@@ -464,8 +469,7 @@ impl KernelPlan {
         // warp-specialized 16-row tile's 66.3 / 65.1 and 67.9 / 66.4; 8192 x 28672 49.6 / 50.7
         // and 51.3 / 52.7 against 60.6 / 59.7 and 61.7 / 60.6. At M = 9..16 the tile stays for
         // f16 (its best there in v35); bf16 takes `lean_m16_codes`' plan (v37).
-        let fp4 = matches!(spec.weight(), crate::WeightFormat::Float(f) if crate::pack::float4::applies(f));
-        let fp4_small = fp4 && (m <= 8 || (m <= 16 && fp4_bf16(spec)));
+        let fp4_small = fp4_codes(spec) && (m <= 8 || (m <= 16 && fp4_bf16(spec)));
         if !crate::kernel::wgmma_supported(spec) || (lean && fp4_small) {
             return None;
         }
@@ -523,13 +527,12 @@ impl KernelPlan {
 
     /// A lean-DRAM GPU's M 9..16 plans for the codes whose dequantization costs more than 4-bit
     /// integers' (Hopper targets), where they validate: integer weights of 5 to 8 bits and float
-    /// codes of 5 to 7 (not 8, not measured) take 64-column
-    /// tiles of two n8 token tiles with four k-warps (`m2x8_n1x64_k4w_bk256_s4`), 4-bit float
-    /// codes with bf16 activations 16-row tiles of 128 columns (`m1x16_n2x64_k4w_bk256_s4`);
-    /// `None`: the other rules.
-    /// v37 (H100 SXM, graph harness, a sweep of eight plans x splits auto / 1 / 2 / 4 on 8192^2,
-    /// 28672 x 8192 and 8192 x 28672 at M = 12 / 16, then an A/B of the builds): against the
-    /// defaults at their auto split, u5 -3..-19%, u6 -5..-17%, u7 (bf16) -3..-8%, u8 -1.5..-5%
+    /// codes of 5 to 7 (8-bit floats were not measured) take 64-column tiles of two n8 token
+    /// tiles with four k-warps (`m2x8_n1x64_k4w_bk256_s4`), 4-bit float codes with bf16
+    /// activations 16-row tiles of 128 columns (`m1x16_n2x64_k4w_bk256_s4`); `None`: the other
+    /// rules. v37 (H100 SXM, graph harness, one sweep run of eight plans x splits auto / 1 / 2 / 4
+    /// on 8192^2, 28672 x 8192 and 8192 x 28672 at M = 12 / 16; no A/B of the builds yet): against
+    /// the defaults at their auto split, u5 -3..-19%, u6 -5..-17%, u7 (bf16) -3..-8%, u8 -1.5..-5%
     /// but +0.6 / +1.3% on 28672 x 8192, e3m2 (bf16, ue8m0 g32) -19..-24% on the large layers and
     /// +0.3 / +1.2% on 8192^2; MXFP4 (bf16) -7..-10% on all three (the warp-specialized 16-row
     /// tile on the large ones). 1 to 3 bits and u4 keep their plans (the defaults were the best),
@@ -541,10 +544,8 @@ impl KernelPlan {
             return None;
         }
         let bits = spec.weight().bits();
-        let fp4 = fp4_bf16(spec);
-        // 8-bit float codes were not measured.
         let float8 = bits == 8 && float_codes(spec);
-        let plan = match (bits, fp4) {
+        let plan = match (bits, fp4_bf16(spec)) {
             (5.., _) if !float8 => KernelPlan { m_tiles: 2, n_warps: 1, k_warps: 4, bk: 256, stages: 4, swap: true, wgmma: false, halves: false, ws: false },
             (_, true) => KernelPlan { m_tiles: 1, n_warps: 2, k_warps: 4, bk: 256, stages: 4, swap: false, wgmma: false, halves: false, ws: false },
             _ => return None,
