@@ -515,7 +515,8 @@ impl KernelPlan {
         }
         let float_w = float_codes(spec);
         // The lean-DRAM mma.sync rules (the M <= 8 ring, the M 9..16 half-width rule, v28) were
-        // measured for 4-bit integer codes on Hopper only; other specs keep the defaults.
+        // measured for 4-bit integer codes on Hopper only; other specs keep the defaults (but
+        // for `lean_m16_codes`' M 9..16 plans above, v37).
         let lean_mma = lean && bits == 4 && !float_w && matches!(arch, Arch::Sm90 | Arch::Sm90a);
         let plan = KernelPlan::choose_shape(m, n_pad, k_pad, arch, bits, known, float_w, lean_mma);
         match device {
