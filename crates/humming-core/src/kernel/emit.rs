@@ -86,7 +86,7 @@ pub(crate) trait Emit {
         self.b().emit(Inst::Fma { ty, rnd: Rnd::Rn, dst, a, b: m, c });
         dst
     }
-    /// `op.ty` on packed 16-bit pairs (`add`/`sub`/`mul`), immediates moved into registers.
+    /// `op.ty` on packed 16-bit pairs (`add`/`sub`/`mul`/`max`), immediates moved into registers.
     fn op_pk(&mut self, op: BinOp, ty: Ty, a: impl Into<Operand>, c: impl Into<Operand>) -> Reg {
         let (a, c) = (self.packed(ty, a), self.packed(ty, c));
         self.b().bin(op, ty, a, c)

@@ -108,7 +108,7 @@ pub fn configure(spec: &Spec, plan: &KernelPlan) -> Result<A16Config, KernelErro
     }
     Ok(A16Config {
         plan: *plan,
-        scales: ScaleSource { format: spec.scale(), act, f32_scales: dequant.f32_scales(), dynamic_zero: dynamic },
+        scales: ScaleSource { format: spec.scale(), act, f32_scales: dequant.f32_scales(), dynamic_zero: dynamic, fp8_cvt: arch >= Arch::Sm89 },
         dequant,
         mma: MmaOp::select(arch, act),
         out: spec.out(),

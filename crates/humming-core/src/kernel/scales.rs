@@ -8,7 +8,7 @@ use super::dequant::{Act16, TileQuant};
 use super::emit::Emit;
 use crate::format::ScaleFormat;
 use crate::ir::builder::KernelBuilder;
-use crate::ir::{Addr, BinOp, Cmp, Operand, Reg, RegClass, Space, Ty};
+use crate::ir::{Addr, BinOp, Operand, Reg, RegClass, Rnd, Space, Ty};
 
 /// How scales (and dynamic zero points) reach the dequantizer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,6 +19,8 @@ pub struct ScaleSource {
     pub f32_scales: bool,
     /// Dynamic zero points (8-bit codes, same grouping as the scales).
     pub dynamic_zero: bool,
+    /// The target converts a pair of FP8 values to `f16x2` in one instruction (sm_89 on).
+    pub fp8_cvt: bool,
 }
 
 impl ScaleSource {
@@ -106,6 +108,7 @@ impl ScaleSource {
                 let v = if j % 2 == 0 { b.shl32(w, 16) } else { b.and32(w, 0xFFFF_0000u32) };
                 b.mov_as(RegClass::F32, v)
             }
+            (ScaleFormat::Ue8m0, false) => ue8m0_f32(b, words[j / 4], j),
             // 8-bit scales through the activation-type pair (both halves equal).
             _ => {
                 let pair = self.scale_of(b, &words, &halves, j);
@@ -137,6 +140,15 @@ impl ScaleSource {
                 let h = if j % 2 == 0 { lo } else { hi };
                 b.pack_b16(h, h)
             }
+            ScaleFormat::E4m3 | ScaleFormat::E5m2 if self.fp8_cvt && self.act == Act16::F16 => {
+                // Byte j twice in the low half, converted as a pair (exact: f16 holds every
+                // e4m3 / e5m2 value). Two instructions, where re-aligning the fields took five.
+                let byte = (j % 4) as u32;
+                let two = b.prmt(words[j / 4], 0u32, (4 << 12) | (4 << 8) | (byte << 4) | byte);
+                let (lo, _) = b.unpack_b16(two);
+                let fp8 = if self.format == ScaleFormat::E4m3 { Ty::E4m3x2 } else { Ty::E5m2x2 };
+                b.cvt(Ty::F16x2, fp8, Some(Rnd::Rn), lo)
+            }
             ScaleFormat::E4m3 | ScaleFormat::E5m2 => {
                 let (e, bias_s) = if self.format == ScaleFormat::E4m3 { (4u32, 7) } else { (5, 15) };
                 // Byte (j % 4) of word j / 4 into bits 8..16 of both halves, zeros below.
@@ -153,13 +165,17 @@ impl ScaleSource {
                     Act16::Bf16 => b.fma(Ty::Bf16x2, v, fix, 0x8000_8000u32),
                 }
             }
+            ScaleFormat::Ue8m0 if self.f32_scales => return ue8m0_f32(b, words[j / 4], j),
             ScaleFormat::Ue8m0 => {
-                // 2^(e-127) as bf16: exponent field e; e = 0 is the subnormal 2^-127 (0x0040).
-                let e = b.bfe(words[j / 4], (j % 4) as u32 * 8, 8);
-                let v = b.shl32(e, 7);
-                let is_zero = b.setp(Cmp::Eq, Ty::U32, e, 0u32);
-                let v = b.selp(Ty::B32, 0x40u32, v, is_zero);
-                b.prmt(v, 0u32, 0x1010)
+                // 2^(e-127) as bf16 in both halves: byte j into bytes 0 and 2 (zeros in 1 and 3),
+                // up by 7 into the exponent fields. e = 0 (fields of zero) is the subnormal
+                // 2^-127 (0x0040): the larger of the two, as every e >= 1 is at least 2^-126
+                // (`max` keeps subnormals). Three instructions, where extracting, shifting,
+                // testing, selecting and duplicating took six.
+                let byte = (j % 4) as u32;
+                let t = b.prmt(words[j / 4], 0u32, (4 << 12) | (byte << 8) | (4 << 4) | byte);
+                let v = b.shl32(t, 7);
+                b.op_pk(BinOp::Max, Ty::Bf16x2, v, 0x0040_0040u32)
             }
         };
         if self.f32_scales {
@@ -199,6 +215,17 @@ impl ScaleSource {
         };
         b.op(BinOp::Or, Ty::B32, z, magic)
     }
+}
+
+/// Ue8m0 scale `j` (byte `j % 4` of `word`) as the f32 `2^(e-127)`: the byte into the top byte
+/// (zeros below), down by 1 into the exponent field; e = 0 is the subnormal 2^-127, the larger
+/// of the two as every e >= 1 is at least 2^-126 (`max.f32` keeps subnormals).
+fn ue8m0_f32(b: &mut KernelBuilder, word: Reg, j: usize) -> Reg {
+    let byte = (j % 4) as u32;
+    let t = b.prmt(word, 0u32, (byte << 12) | (4 << 8) | (4 << 4) | 4);
+    let v = b.shr32(t, 1);
+    let f = b.mov_as(RegClass::F32, v);
+    b.op(BinOp::Max, Ty::F32, f, Operand::f32(2f32.powi(-127)))
 }
 
 /// Zero point `j` (byte `j` of the loaded bytes) as the f32 `2^23 + z`: the byte OR-ed into the
