@@ -230,18 +230,20 @@ for part in $PARTS; do
       cp "$W/bench/widths_final.jsonl" "$W/bench/widths_final.txt" "$W/quick/gpu_sm90a_plans.log" "$OUT/" ;;
     fmtab)
       # An A/B of two builds on the formats of FMTAB_SPECS (bench_a16 flags, ';' between them):
-      # gpu-bundle/old/example_bench_a16 (label bench_a16_old, copied there by hand from the
-      # build before the change) against this bundle's (bench_a16), alternated FMTAB_REPS times
-      # (3), default plans, graph harness (ab_summary.py).
+      # FMTAB_OLD (gpu-bundle/old/example_bench_a16, label bench_a16_old, copied there by hand
+      # from the build before the change) against FMTAB_NEW (this bundle's, label bench_a16),
+      # alternated FMTAB_REPS times (3), default plans, graph harness (ab_summary.py). Files
+      # are named fmtab$FMTAB_TAG.
       IFS=';' read -ra fmts <<< "${FMTAB_SPECS:---weight e2m1 --act bf16 --scale ue8m0 --group 32}"
+      f_=$W/bench/fmtab${FMTAB_TAG:-}
       for r in $(seq ${FMTAB_REPS:-3}); do for f in "${fmts[@]}"; do for d in old new; do
-        bin=gpu-bundle/bin/example_bench_a16; lab=bench_a16; [ $d = old ] && { bin=gpu-bundle/old/example_bench_a16; lab=bench_a16_old; }
+        bin=${FMTAB_NEW:-gpu-bundle/bin/example_bench_a16}; lab=bench_a16; [ $d = old ] && { bin=${FMTAB_OLD:-gpu-bundle/old/example_bench_a16}; lab=bench_a16_old; }
         timeout 90 $bin --arch ${ARCH:-sm_90a} --no-copy --label $lab $f --shapes ${FMTAB_SHAPES:-28672x8192,8192x8192} --m ${FMTAB_M:-1,8,16,32,64} \
-          --harness graph >> "$W/bench/fmtab.jsonl" 2>> "$W/bench/fmtab.err"
+          --harness graph >> "$f_.jsonl" 2>> "$f_.err"
       done; done; done
-      python3 scripts/ab_summary.py "$W/bench/fmtab.jsonl" | grep -v "^--- splits" > "$W/bench/fmtab.txt" 2>&1 || true
-      echo "fmtab: in $(( $(date +%s) - t0 )) s"; cat "$W/bench/fmtab.txt"; tail -n 5 "$W/bench/fmtab.err"
-      cp "$W/bench/fmtab.jsonl" "$W/bench/fmtab.txt" "$OUT/" ;;
+      python3 scripts/ab_summary.py "$f_.jsonl" | grep -v "^--- splits" > "$f_.txt" 2>&1 || true
+      echo "fmtab${FMTAB_TAG:-}: in $(( $(date +%s) - t0 )) s"; cat "$f_.txt"; tail -n 5 "$f_.err"
+      cp "$f_.jsonl" "$f_.txt" "$OUT/" ;;
     *) echo "unknown part $part"; exit 2 ;;
   esac
 done

@@ -113,6 +113,7 @@ pub fn configure(spec: &Spec, plan: &KernelPlan) -> Result<A16Config, KernelErro
         mma: MmaOp::select(arch, act),
         out: spec.out(),
         global_scale: spec.global_scale(),
+        group: spec.group(),
         cp_async: arch >= Arch::Sm80,
         pdl: arch >= Arch::Sm90,
         // The hint on per-thread copies is miscompiled by ptxas in this kernel (see
