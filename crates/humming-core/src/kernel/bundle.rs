@@ -14,12 +14,11 @@ use crate::Arch;
 use std::borrow::Cow;
 
 /// Identifies the code generator: bundles (and cached PTX) from another version are rebuilt.
-/// Bump the last number whenever generated code changes (19: 8-bit scales converted in fewer
-/// instructions: ue8m0 through a byte permute, a shift and a max, e4m3 / e5m2 to f16 with the
-/// sm_89 conversion; swapped plans sum per group, its length known at generation; 18: 4-bit floats in their own bit placement, rebuilt with rotations and
-/// masks; 17: warp-specialized tiles of one math warpgroup take half the register file, two
-/// CTAs an SM; 16: the warp-specialized producer's bulk weight copies and their L2 hint, B
-/// descriptors at the stage's top; 15 was a reverted build's).
+/// Bump the last number whenever generated code changes (19: ue8m0 scales converted through a
+/// byte permute, a shift and a max; 18: 4-bit floats in their own bit placement, rebuilt with
+/// rotations and masks; 17: warp-specialized tiles of one math warpgroup take half the register
+/// file, two CTAs an SM; 16: the warp-specialized producer's bulk weight copies and their L2
+/// hint, B descriptors at the stage's top; 15 was a reverted build's).
 pub const GENERATOR_VERSION: &str = concat!("humming-core ", env!("CARGO_PKG_VERSION"), " a16/19");
 
 /// One kernel as PTX text.

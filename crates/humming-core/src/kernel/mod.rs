@@ -108,12 +108,11 @@ pub fn configure(spec: &Spec, plan: &KernelPlan) -> Result<A16Config, KernelErro
     }
     Ok(A16Config {
         plan: *plan,
-        scales: ScaleSource { format: spec.scale(), act, f32_scales: dequant.f32_scales(), dynamic_zero: dynamic, fp8_cvt: arch >= Arch::Sm89 },
+        scales: ScaleSource { format: spec.scale(), act, f32_scales: dequant.f32_scales(), dynamic_zero: dynamic },
         dequant,
         mma: MmaOp::select(arch, act),
         out: spec.out(),
         global_scale: spec.global_scale(),
-        group: spec.group(),
         cp_async: arch >= Arch::Sm80,
         pdl: arch >= Arch::Sm90,
         // The hint on per-thread copies is miscompiled by ptxas in this kernel (see
