@@ -8,11 +8,8 @@
 //! K with partial last groups, its M = 1 plan split in two.
 
 use humming_core::ir::emu::Emulator;
-use humming_core::ir::Executor;
-use humming_core::kernel::check::{random_operands, verify};
-use humming_core::kernel::launch::{run_gemm, upload_weights};
+use humming_core::kernel::check::{random_operands, run_operands, verify};
 use humming_core::kernel::{DeviceProfile, KernelPlan, generate};
-use humming_core::pack::a16::PackedA16;
 use humming_core::*;
 
 fn spec(w: &str, act: ActFormat, scale: ScaleFormat, group: u32, arch: Arch) -> Spec {
@@ -73,14 +70,7 @@ fn eight_bit_scales_at_their_edges_on_emulator() {
             for (idx, s) in w.scales.iter_mut().enumerate() {
                 *s = planted(spec.scale(), idx / groups, idx % groups);
             }
-            let mut emu = Emulator::new();
-            let packed = PackedA16::from_quantized(&w, spec.act()).unwrap();
-            let dev_w = upload_weights(&mut emu, &packed).unwrap();
-            let a16: Vec<u16> = act.codes.iter().map(|&c| c as u16).collect();
-            let a_dev = emu.upload_new(&a16).unwrap();
-            let out_dev = emu.upload_new(&vec![0xFFFFu16; m * n]).unwrap();
-            run_gemm(&mut emu, &kernels, &dev_w, a_dev, out_dev, m, split).unwrap_or_else(|e| panic!("{spec} {plan}: {e:?}"));
-            let got: Vec<u16> = emu.download_vec(out_dev, m * n).unwrap();
+            let got = run_operands(&mut Emulator::new(), &kernels, &w, &act, split).unwrap_or_else(|e| panic!("{spec} {plan}: {e}"));
             verify(spec, &w, &act, &got, &kernels.main.name, split).unwrap_or_else(|e| panic!("{spec} {plan}: {e}"));
             // The rows of only the smallest scale are far from zero in the output's terms.
             let tiny = (0..m).flat_map(|r| (0..n).step_by(5).map(move |c| r * n + c)).filter(|&x| got[x] & 0x7FFF != 0).count();

@@ -75,8 +75,15 @@ pub fn check_kernels<E: Executor>(
 ) -> Result<CheckReport, String> {
     let spec = &kernels.spec;
     let (w, act) = random_operands(spec, (m, n, k), seed)?;
+    let got = run_operands(ex, kernels, &w, &act, split)?;
+    verify(spec, &w, &act, &got, &kernels.main.name, split)
+}
 
-    let packed = PackedA16::from_quantized(&w, spec.act()).map_err(|e| e.to_string())?;
+/// Packs and uploads `w` and `act`, launches `kernels` with `split` on an output poisoned with
+/// NaN bits, and returns the output bits (`act.m x w.n`, row-major), for [`verify`].
+pub fn run_operands<E: Executor>(ex: &mut E, kernels: &GemmKernels, w: &QuantizedWeights, act: &ActTensor, split: u32) -> Result<Vec<u16>, String> {
+    let (m, n) = (act.m, w.n);
+    let packed = PackedA16::from_quantized(w, kernels.spec.act()).map_err(|e| e.to_string())?;
     let dev_w = upload_weights(ex, &packed).map_err(|e| e.to_string())?;
     let a16: Vec<u16> = act.codes.iter().map(|&c| c as u16).collect();
     let a_dev = ex.upload_new(&a16).map_err(|e| e.to_string())?;
@@ -85,8 +92,7 @@ pub fn check_kernels<E: Executor>(
         GemmError::Invalid(e) => e.to_string(),
         GemmError::Exec(e) => format!("{}: {e}", ex.name()),
     })?;
-    let got: Vec<u16> = ex.download_vec(out_dev, m * n).map_err(|e| e.to_string())?;
-    verify(spec, &w, &act, &got, &kernels.main.name, split)
+    ex.download_vec(out_dev, m * n).map_err(|e| e.to_string())
 }
 
 /// Random inputs for a check of `spec` at `m x n x k`: f32 weights with a per-row magnitude

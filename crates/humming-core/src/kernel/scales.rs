@@ -161,8 +161,7 @@ impl ScaleSource {
                 // 2^-127 (0x0040): the larger of the two, as every e >= 1 is at least 2^-126
                 // (`max` keeps subnormals). Three instructions, where extracting, shifting,
                 // testing, selecting and duplicating took six.
-                let byte = (j % 4) as u32;
-                let t = b.prmt(words[j / 4], 0u32, (4 << 12) | (byte << 8) | (4 << 4) | byte);
+                let t = byte_in_halves(b, words[j / 4], j);
                 let v = b.shl32(t, 7);
                 b.op_pk(BinOp::Max, Ty::Bf16x2, v, 0x0040_0040u32)
             }
@@ -191,19 +190,23 @@ impl ScaleSource {
 
     /// Zero point of tile `j`: byte j of the loaded bytes, as the dequantizer's operand.
     fn zero_of(&self, b: &mut KernelBuilder, zw: &[Reg], j: usize) -> Reg {
-        let byte = (j % 4) as u32;
         if self.f32_scales {
             return magic_f32_zero(b, zw, j);
         }
         // z in byte 0 and byte 2 (zeros in bytes 1 and 3), then OR the magic pair.
-        let sel = (4 << 12) | (byte << 8) | (4 << 4) | byte;
-        let z = b.prmt(zw[j / 4], 0u32, sel);
+        let z = byte_in_halves(b, zw[j / 4], j);
         let magic: Operand = match self.act {
             Act16::F16 => 0x6400_6400u32.into(),
             Act16::Bf16 => 0xC300_C300u32.into(),
         };
         b.op(BinOp::Or, Ty::B32, z, magic)
     }
+}
+
+/// Byte `j % 4` of `word` in bytes 0 and 2 (the low byte of each half), zeros in bytes 1 and 3.
+fn byte_in_halves(b: &mut KernelBuilder, word: Reg, j: usize) -> Reg {
+    let byte = (j % 4) as u32;
+    b.prmt(word, 0u32, (4 << 12) | (byte << 8) | (4 << 4) | byte)
 }
 
 /// Ue8m0 scale `j` (byte `j % 4` of `word`) as the f32 `2^(e-127)`: the byte into the top byte
