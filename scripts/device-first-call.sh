@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The H200 call owed since session 32 (one 600 s call, after `bash scripts/gpu-bundle.sh` here).
+# The H200 call owed since session 32 (one 600 s call, after `bash scripts/gpu-bundle.sh` here),
+# after the diagnostic call `PARTS="diffg16 checklean" bash scripts/device-table-quick.sh`.
 # On an H200 (the issue's GPU): the H100's rules (v27-v30: the 16-row warp-specialized tile and
 # the two-CTA plan at M <= 16, the deeper rings at M <= 8, the tiles with two math warpgroups at
 # M 17..48) against the H200's defaults, as one A/B (`bench_a16 --lean-plans`), then the issue
@@ -15,13 +16,8 @@ if [[ $gpu == *H200* ]]; then
   LOGS=0 PARTS=plans PLANS_NEW=--lean-plans PLANS_REPS=2 PLANS_S=120 PLANS_M=1,8,16,24,32,48,64 bash $q
   LOGS=0 PARTS=table bash $q
 else
-  # v38 left two things for the next H100 call. 1. The lean GPU's default plans on the GPU: in
-  # v38 four u4 f16 e4m3 g16 cases on the swapped M 8 / 16 plans failed on the build with the
-  # per-group sums (and again without its e4m3 conversion); the emulator passes them. Those
-  # kernels are now 5a9198a's again: does the failure stay (then it predates v38)? 2. The ue8m0
-  # conversion alone (the shipped part of v38): 5a9198a's bench_a16 (copy it to
+  # The ue8m0 conversion alone (the shipped part of v38): 5a9198a's bench_a16 (copy it to
   # gpu-bundle/old-head/) against this build, each kernel checked first, u4 f16 as the control.
-  LOGS=0 PARTS=checklean bash $q
   C="--check 13x2240x5120"
   LOGS=0 PARTS=fmtab FMTAB_TAG=-ue8m0 FMTAB_OLD=gpu-bundle/old-head/example_bench_a16 FMTAB_REPS=2 FMTAB_M=1,16,64 FMTAB_SHAPES=28672x8192,8192x8192 \
     FMTAB_SPECS="--weight e2m1 --act bf16 --scale ue8m0 --group 32 $C;--weight e3m2 --act bf16 --scale ue8m0 --group 32 $C;--weight u4 $C" bash $q

@@ -41,6 +41,51 @@ for part in $PARTS; do
       # The sm_90a default plans of both profiles (incl. the lean GPU's mma.sync plans), without the sweep.
       default_plans_check
       echo "checklean: in $(( $(date +%s) - t0 )) s" ;;
+    diffg16)
+      # v38's four failures (u4 f16 e4m3 g16 on the lean GPU's swapped M 8 / 16 plans, seeds of
+      # gpu_sm90a_default_plans): GPU against emulator on the same inputs (example diff_a16), then
+      # neighbours that isolate the scale format, group, activation and weight, then the
+      # sanitizers on the first case.
+      # DIFF_BIN: another build's diff_a16 (v39: 368cd54's, the build that failed).
+      db=${DIFF_BIN:-gpu-bundle/bin/example_diff_a16}
+      d="$db --arch sm_90a --dump $W/quick/diff"
+      S="--weight u4 --act f16 --scale e4m3 --group 16"
+      {
+        $d $S --plan m1x8_n1x64_k8w_bk512_s4 --shape 8x136x2048 --split 1 --seeds 7078,1,2,3,4,5,6,7
+        $d $S --plan m1x8_n1x64_k8w_bk512_s5 --shape 8x136x1984 --split 2 --seeds 7079,1,2,3
+        $d $S --plan m2x8_n2x32_k4w_bk512_s3 --shape 16x136x2048 --split 2 --seeds 7082,1,2,3
+        $d $S --plan m2x8_n2x32_k4w_bk512_s4 --shape 16x136x1984 --split 3 --seeds 7083,1,2,3
+        for v in "--scale e4m3 --group 32" "--scale e5m2 --group 16" "--group 16" "--scale e4m3 --group 128" "--act bf16 --scale e4m3 --group 16" "--weight e2m1 --scale e4m3 --group 16" "--weight u8 --scale e4m3 --group 16"; do
+          $d --weight u4 --act f16 $v --plan m1x8_n1x64_k8w_bk512_s4 --shape 8x136x2048 --split 1 --seeds 7078,1,2,3
+          $d --weight u4 --act f16 $v --plan m2x8_n2x32_k4w_bk512_s3 --shape 16x136x2048 --split 2 --seeds 7082,1,2,3
+        done
+        $d $S --plan m1x16_n2x64_k4w_bk256_s4 --shape 16x296x2048 --split 1 --seeds 7078,1,2,3
+        $d $S --plan m1x8_n1x64_k8w_bk512_s4 --shape 8x136x512 --split 1 --seeds 7078,1,2,3
+        $d $S --plan m1x8_n1x64_k8w_bk512_s4 --shape 1x136x2048 --split 1 --seeds 7078,1,2,3
+      } > "$W/quick/diff.log" 2>&1
+      grep -E "^w_|differ|FAILS|by |^  \(" "$W/quick/diff.log" | head -n 150
+      for tool in racecheck synccheck initcheck memcheck; do
+        timeout 100 compute-sanitizer --tool $tool --error-exitcode 9 $db --arch sm_90a $S --plan m1x8_n1x64_k8w_bk512_s4 \
+          --shape 8x136x2048 --seeds 7078 --repeat 1 > "$W/quick/diff-$tool.log" 2>&1
+        echo "$tool: exit $?"; grep -hE "SUMMARY|differ|Race|Invalid|Uninit" "$W/quick/diff-$tool.log" | sort | uniq -c | head -n 8
+      done
+      echo "diffg16: in $(( $(date +%s) - t0 )) s" ;;
+    diffjit)
+      # v39: the four v38 failures on 368cd54's build (DIFF_BIN, with cubins beside it in
+      # c129/ and c130/: ptxas 12.9 and 13.0 here) from the driver's compilation, from each cubin,
+      # and from this machine's ptxas: a fault of one compiler, or of the kernel.
+      db=${DIFF_BIN:-gpu-bundle/v38/example_diff_a16}; cb=$(dirname "$db")
+      px=$(command -v ptxas || ls /usr/local/cuda/bin/ptxas 2>/dev/null | head -n 1); echo "device ptxas: ${px:-none} $($px --version 2>/dev/null | tail -n 1)"
+      S="--weight u4 --act f16 --scale e4m3 --group 16 --arch sm_90a --repeat 2"
+      for c in "m1x8_n1x64_k8w_bk512_s4 8x136x2048 1 7078,1" "m1x8_n1x64_k8w_bk512_s5 8x136x1984 2 7079" "m2x8_n2x32_k4w_bk512_s3 16x136x2048 2 7082" "m2x8_n2x32_k4w_bk512_s4 16x136x1984 3 7083"; do
+        set -- $c; kn=hm_a16_wu4_af16_se4m3_zpi_of16_sm_90a_$1
+        a="$S --plan $1 --shape $2 --split $3 --seeds $4"
+        $db $a --ptx-out $W/quick/ptx --dump $W/quick/diffjit-jit-$1
+        for v in c129 c130; do $db $a --cubin $cb/$v/$kn.cubin --dump $W/quick/diffjit-$v-$1; done
+        if [ -n "$px" ]; then $px -arch=sm_90a -O3 $W/quick/ptx/$kn.ptx -o $W/quick/ptx/$kn.cubin && $db $a --cubin $W/quick/ptx/$kn.cubin; fi
+      done > "$W/quick/diffjit.log" 2>&1
+      grep -E "^w_|differ|FAILS|passes|by |^  \\(|rror" "$W/quick/diffjit.log" | head -n 120
+      echo "diffjit: in $(( $(date +%s) - t0 )) s" ;;
     checkmid)
       # The sm_90a default plans of both profiles (checklean) and the lean GPU's v30 plans (two CTAs
       # an SM at M 9..16, two math warpgroups at M 17..48) and v31's one-warpgroup tile (two CTAs

@@ -23,7 +23,7 @@ for line in sys.stdin:
 ' "$out"
 # Examples that check their own results (run by run.sh) and tools (run by device-session.sh).
 checked_examples="quickstart runtime_spec custom_format"
-for ex in ${BUNDLE_EXAMPLES:-$checked_examples sanitize_a16 bench_a16 bench_runtime}; do
+for ex in ${BUNDLE_EXAMPLES:-$checked_examples sanitize_a16 bench_a16 bench_runtime diff_a16}; do
   [ -f "examples/$ex.rs" ] || { echo "no example $ex (skipped)"; continue; }
   cargo build --release --example "$ex" -q
   cp "target/release/examples/$ex" "$out/bin/example_$ex"; echo "bundled example $ex"

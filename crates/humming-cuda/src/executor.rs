@@ -36,6 +36,17 @@ impl GpuExecutor {
         Ok(GpuExecutor { gpu, target, allocs: HashMap::new(), modules: HashMap::new(), sync: true })
     }
 
+    /// Runs `kernel_name`, from now on, from `image` (a cubin that a chosen `ptxas` compiled from
+    /// the kernel's PTX for the current target) instead of the PTX the driver compiles: tells a
+    /// fault of the driver's compilation from one of the kernel.
+    pub fn load_image(&mut self, kernel_name: &str, image: &[u8]) -> Result<(), GpuError> {
+        self.gpu.make_current()?;
+        let m = Module::load_image(image, kernel_name)?;
+        m.function(kernel_name)?;
+        self.modules.insert((kernel_name.to_string(), self.target), m);
+        Ok(())
+    }
+
     /// Changes the PTX target for later launches.
     pub fn set_target(&mut self, target: Arch) -> Result<(), GpuError> {
         if !target.runs_on(self.gpu.compute_capability()) {
