@@ -1,9 +1,9 @@
 //! Runs one A16 kernel on the GPU and on the CPU emulator with the same inputs and says where the
 //! two outputs differ: the tool for a GPU check that fails while the emulator passes. For each
 //! seed it prints both outputs' checks against the f64 reference, the elements whose GPU and
-//! emulator values differ by more than `--ulps` output ulps (counted by row and by column modulo
-//! the plan's column tile), the first of them, and whether `--repeat` GPU launches give the same
-//! bits. `--dump DIR` writes the outputs (u16 little-endian, row-major) as
+//! emulator values differ by more than `--tol-frac` of the check's tolerance (counted by row and
+//! by column modulo the plan's column tile), the first of them, and whether `--repeat` GPU
+//! launches give the same bits. `--dump DIR` writes the outputs (u16 little-endian, row-major) as
 //! `DIR/{gpu,emu}-SEED.bin`. `--cubin FILE` runs the GPU's kernel from a cubin that a chosen
 //! `ptxas` compiled (`--ptx-out DIR` writes the PTX), not from the driver's compilation.
 //!
@@ -15,7 +15,7 @@
 use clap::Parser;
 use humming::core::ir::emu::Emulator;
 use humming::core::ir::ptx;
-use humming::core::kernel::check::{random_operands, run_operands, verify};
+use humming::core::kernel::check::{decode_out, expected, random_operands, run_operands, verify};
 use humming::core::kernel::{KernelPlan, generate};
 use humming::core::*;
 use humming::cuda::{Gpu, GpuExecutor};
@@ -52,9 +52,10 @@ struct Args {
     /// GPU launches per seed (their outputs must be bitwise equal).
     #[arg(long, default_value_t = 2)]
     repeat: u32,
-    /// GPU and emulator values this many output ulps apart (or more) count as different.
-    #[arg(long, default_value_t = 8.0)]
-    ulps: f64,
+    /// GPU and emulator values further apart than this fraction of the element's check
+    /// tolerance count as different (each may differ from the reference by the whole of it).
+    #[arg(long, default_value_t = 0.25)]
+    tol_frac: f64,
     #[arg(long)]
     dump: Option<std::path::PathBuf>,
     /// Run the GEMM kernel from this cubin (`ptxas -arch=sm_90a` of its PTX, see `--ptx-out`)
@@ -126,28 +127,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             Ok(r) => format!("passes ({:.3} of tolerance)", r.max_tol_frac),
             Err(e) => format!("FAILS: {e}"),
         };
-        let value = |b: u16| match spec.out() {
-            OutFormat::F16 => half::f16::from_bits(b).to_f64(),
-            OutFormat::Bf16 => half::bf16::from_bits(b).to_f64(),
-        };
-        let ulp = |v: f64| {
-            let man = if spec.out() == OutFormat::F16 { 10 } else { 7 };
-            2f64.powi(v.abs().max(2f64.powi(-14)).log2().floor() as i32 - man)
-        };
+        let value = |b: u16| decode_out(b, spec.out());
+        let want = expected(&spec, &w, &act)?;
         let diffs: Vec<(usize, usize)> = (0..m * n)
-            .filter(|&i| {
-                let (g, e) = (value(gpu_out[i]), value(emu[i]));
-                !(g - e).abs().le(&(args.ulps * ulp(e)))
-            })
+            .filter(|&i| !(value(gpu_out[i]) - value(emu[i])).abs().le(&(args.tol_frac * want[i].tol)))
             .map(|i| (i / n, i % n))
             .collect();
         println!("seed {seed}: GPU {}", report(&gpu_out));
         println!("seed {seed}: emulator {}", report(&emu));
         println!(
-            "seed {seed}: {} of {} elements differ by more than {} ulps; {} bits changed over {} more GPU launches",
+            "seed {seed}: {} of {} elements differ by more than {} of their tolerance; {} bits changed over {} more GPU launches",
             diffs.len(),
             m * n,
-            args.ulps,
+            args.tol_frac,
             unstable,
             args.repeat - 1
         );
@@ -162,7 +154,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             println!("  by row: {rows:?}");
             println!("  by column mod {bn}: {cols:?}");
             for &(r, c) in diffs.iter().take(12) {
-                println!("  ({r}, {c}): GPU {} emulator {}", value(gpu_out[r * n + c]), value(emu[r * n + c]));
+                let e = want[r * n + c];
+                println!("  ({r}, {c}): GPU {} emulator {} reference {} (tolerance {:e})", value(gpu_out[r * n + c]), value(emu[r * n + c]), e.want, e.tol);
             }
         }
         if unstable > 0 {

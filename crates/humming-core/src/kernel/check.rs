@@ -115,32 +115,27 @@ pub fn random_operands(spec: &Spec, (m, n, k): (usize, usize, usize), seed: u64)
     Ok((w, act))
 }
 
-/// Compares a kernel's output bits `got` (`m x n`, row-major, the spec's output type) for
-/// weights `w` and activations `act` with the f64 reference, element by element, within the
-/// tolerance stated in the module docs. `kernel` and `split` label the report.
-pub fn verify(spec: &Spec, w: &QuantizedWeights, act: &ActTensor, got: &[u16], kernel: &str, split: u32) -> Result<CheckReport, String> {
+/// One output element's reference: the f64 sum `exact`, `want` (it times the global scale,
+/// rounded to the output type) and the `tol` that [`verify`] allows around `want`.
+#[derive(Clone, Copy, Debug)]
+pub struct Expected {
+    pub exact: f64,
+    pub want: f64,
+    pub tol: f64,
+}
+
+/// The [`Expected`] value of every output element (`m x n`, row-major) for weights `w` and
+/// activations `act`, within the tolerance stated in the module docs.
+pub fn expected(spec: &Spec, w: &QuantizedWeights, act: &ActTensor) -> Result<Vec<Expected>, String> {
     let (m, n, k) = (act.m, w.n, w.k);
-    if got.len() != m * n {
-        return Err(format!("{kernel}: {} outputs for {m} x {n}", got.len()));
-    }
     let wd = dequantize(w).map_err(|e| e.to_string())?;
     let ad = act_values(act).map_err(|e| e.to_string())?;
     let gs = w.global() as f64;
-
     let (u_b, sub_b) = match spec.act() {
         ActFormat::F16 => (2f64.powi(-11), 2f64.powi(-25)),
         _ => (2f64.powi(-8), 2f64.powi(-134)),
     };
     let acc = k as f64 * 2f64.powi(-23);
-    let mut report = CheckReport {
-        kernel: kernel.to_string(),
-        m,
-        n,
-        k,
-        split,
-        max_abs_err: 0.0,
-        max_tol_frac: 0.0,
-    };
     // Per element: the exact f64 sum x, P = sum |a w| (before the global scale) and sum |a|;
     // rows in parallel (the GPU suite checks M x N x K up to 1024 x 4096 x 4096).
     let rows = par_rows(m, |i| {
@@ -154,35 +149,52 @@ pub fn verify(spec: &Spec, w: &QuantizedWeights, act: &ActTensor, got: &[u16], k
                     p += (av * wv).abs();
                     sa += av.abs();
                 }
-                (x, p / gs, sa)
+                let e_sum = p * (u_b + acc) + gs * sa * sub_b;
+                Expected { exact: x, want: round_to_out(x, spec.out()) as f64, tol: e_sum + ulp_out(x.abs() + e_sum, spec.out()) }
             })
             .collect::<Vec<_>>()
     });
-    for (i, row) in rows.iter().enumerate() {
-        for (j, &(x, p, sa)) in row.iter().enumerate() {
-            let want = round_to_out(x, spec.out()) as f64;
-            let got_v = decode_out(got[i * n + j], spec.out());
-            let e_sum = gs * (p * (u_b + acc) + sa * sub_b);
-            let tol = e_sum + ulp_out(x.abs() + e_sum, spec.out());
-            let err = (got_v - want).abs();
-            if got_v.is_nan() || err > tol {
-                return Err(format!(
-                    "{} at m={m} n={n} k={k} split={split}: element ({i}, {j}) = {got_v} (bits {:#06x}), reference {want} \
-                     (exact {x}), |err| {err:e} > tolerance {tol:e}",
-                    kernel,
-                    got[i * n + j]
-                ));
-            }
-            report.max_abs_err = report.max_abs_err.max(err);
-            if tol > 0.0 {
-                report.max_tol_frac = report.max_tol_frac.max(err / tol);
-            }
+    Ok(rows.into_iter().flatten().collect())
+}
+
+/// Compares a kernel's output bits `got` (`m x n`, row-major, the spec's output type) for
+/// weights `w` and activations `act` with the f64 reference, element by element, within the
+/// tolerance stated in the module docs. `kernel` and `split` label the report.
+pub fn verify(spec: &Spec, w: &QuantizedWeights, act: &ActTensor, got: &[u16], kernel: &str, split: u32) -> Result<CheckReport, String> {
+    let (m, n, k) = (act.m, w.n, w.k);
+    if got.len() != m * n {
+        return Err(format!("{kernel}: {} outputs for {m} x {n}", got.len()));
+    }
+    let mut report = CheckReport {
+        kernel: kernel.to_string(),
+        m,
+        n,
+        k,
+        split,
+        max_abs_err: 0.0,
+        max_tol_frac: 0.0,
+    };
+    for (idx, e) in expected(spec, w, act)?.into_iter().enumerate() {
+        let (i, j) = (idx / n, idx % n);
+        let got_v = decode_out(got[idx], spec.out());
+        let err = (got_v - e.want).abs();
+        if got_v.is_nan() || err > e.tol {
+            return Err(format!(
+                "{} at m={m} n={n} k={k} split={split}: element ({i}, {j}) = {got_v} (bits {:#06x}), reference {} \
+                 (exact {}), |err| {err:e} > tolerance {:e}",
+                kernel, got[idx], e.want, e.exact, e.tol
+            ));
+        }
+        report.max_abs_err = report.max_abs_err.max(err);
+        if e.tol > 0.0 {
+            report.max_tol_frac = report.max_tol_frac.max(err / e.tol);
         }
     }
     Ok(report)
 }
 
-fn decode_out(bits: u16, out: OutFormat) -> f64 {
+/// The value of output bits `bits` in format `out`.
+pub fn decode_out(bits: u16, out: OutFormat) -> f64 {
     match out {
         OutFormat::F16 => half::f16::from_bits(bits).to_f64(),
         OutFormat::Bf16 => half::bf16::from_bits(bits).to_f64(),
