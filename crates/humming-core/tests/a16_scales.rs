@@ -1,11 +1,12 @@
 //! The 8-bit scale formats' conversions in the kernels (ue8m0 to bf16 pairs and to f32, e4m3 /
-//! e5m2 re-aligned into f16 / bf16 pairs), on planted scale codes that reach the edges: ue8m0's
-//! subnormal 2^-127 (code 0), the smallest e4m3 / e5m2 subnormals, zero, and codes up to where
-//! the sums still fit the output. Whole rows take only the smallest scale, so a conversion that
-//! flushed or doubled it fails the element check. Each spec runs an M = 1 plan (scales applied to
-//! f32 sums), an M = 40 plan (scales applied to the dequantized pairs) and on sm_90a a
-//! warp-specialized wgmma tile, on the emulator against the f64 reference; every other spec at a
-//! K with partial last groups, its M = 1 plan split in two.
+//! e5m2 to f16 pairs with the sm_89 conversion or by re-aligning their fields before it), on
+//! planted scale codes that reach the edges: ue8m0's subnormal 2^-127 (code 0), the smallest
+//! e4m3 / e5m2 subnormals, zero, and codes up to where the sums still fit the output. Whole rows
+//! take only the smallest scale, so a conversion that flushed or doubled it fails the element
+//! check. Each spec runs an M = 1 plan (scales applied to f32 sums), an M = 40 plan (scales
+//! applied to the dequantized pairs) and on sm_90a a warp-specialized wgmma tile, on the
+//! emulator against the f64 reference; every other spec at a K with partial last groups, its M = 1
+//! plan split in two.
 
 use humming_core::ir::emu::Emulator;
 use humming_core::kernel::check::{random_operands, run_operands, verify};

@@ -14,12 +14,14 @@ use crate::Arch;
 use std::borrow::Cow;
 
 /// Identifies the code generator: bundles (and cached PTX) from another version are rebuilt.
-/// Bump the last number whenever generated code changes (19: ue8m0 scales converted through a
-/// byte permute, a shift and a max; 18: 4-bit floats in their own bit placement, rebuilt with
-/// rotations and masks; 17: warp-specialized tiles of one math warpgroup take half the register
-/// file, two CTAs an SM; 16: the warp-specialized producer's bulk weight copies and their L2
-/// hint, B descriptors at the stage's top; 15 was a reverted build's).
-pub const GENERATOR_VERSION: &str = concat!("humming-core ", env!("CARGO_PKG_VERSION"), " a16/19");
+/// Bump the last number whenever generated code changes (20: swapped plans sum per scale group,
+/// its length fixed at generation and in the kernel's name where it changes the code; e4m3 /
+/// e5m2 scales to f16 with the sm_89 conversion; 19: ue8m0 scales through a byte permute, a
+/// shift and a max; 18: 4-bit floats in their own bit placement, rebuilt with rotations and
+/// masks; 17: warp-specialized tiles of one math warpgroup take half the register file, two
+/// CTAs an SM; 16: the warp-specialized producer's bulk weight copies and their L2 hint, B
+/// descriptors at the stage's top; 15 was a reverted build's).
+pub const GENERATOR_VERSION: &str = concat!("humming-core ", env!("CARGO_PKG_VERSION"), " a16/20");
 
 /// One kernel as PTX text.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -108,11 +108,12 @@ pub fn configure(spec: &Spec, plan: &KernelPlan) -> Result<A16Config, KernelErro
     }
     Ok(A16Config {
         plan: *plan,
-        scales: ScaleSource { format: spec.scale(), act, f32_scales: dequant.f32_scales(), dynamic_zero: dynamic },
+        scales: ScaleSource { format: spec.scale(), act, f32_scales: dequant.f32_scales(), dynamic_zero: dynamic, fp8_cvt: arch >= Arch::Sm89 },
         dequant,
         mma: MmaOp::select(arch, act),
         out: spec.out(),
         global_scale: spec.global_scale(),
+        group: spec.group(),
         cp_async: arch >= Arch::Sm80,
         pdl: arch >= Arch::Sm90,
         // The hint on per-thread copies is miscompiled by ptxas in this kernel (see
@@ -142,14 +143,17 @@ pub fn generate(spec: &Spec, plan: &KernelPlan) -> Result<GemmKernels, KernelErr
 }
 
 /// The entry name of the GEMM of `spec` with `plan`: everything that changes the code (formats,
-/// zero-point mode, global scale, output, target, plan) and nothing that does not (the group size
-/// is a launch argument, so specs that differ only in it share one kernel).
+/// the group where [`KernelPlan::group_steps`] says the code depends on it, zero-point mode,
+/// global scale, output, target, plan) and nothing that does not (elsewhere the group size is a
+/// launch argument, so specs that differ only in it share one kernel). Loaded modules and
+/// cached PTX are keyed by this name: two kernels of one name must be the same code.
 pub fn kernel_name(spec: &Spec, plan: &KernelPlan) -> String {
     format!(
-        "hm_a16_w{}_a{}_s{}_{}{}_o{}_{}_{plan}",
+        "hm_a16_w{}_a{}_s{}{}_{}{}_o{}_{}_{plan}",
         spec.weight(),
         spec.act(),
         spec.scale(),
+        plan.group_steps(spec.group()).map_or(String::new(), |s| format!("_g{}", 16 * s)),
         if spec.zero_point() == ZeroPoint::Dynamic { "zpd" } else { "zpi" },
         if spec.global_scale() { "_gs" } else { "" },
         spec.out(),

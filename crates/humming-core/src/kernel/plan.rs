@@ -4,7 +4,7 @@
 //! is chosen per launch ([`KernelPlan::split_k_for`]) and does not change the code.
 
 use super::device::DeviceProfile;
-use crate::Arch;
+use crate::{Arch, ScaleGroup};
 use std::fmt;
 
 /// Tile shape and pipeline depth of one generated kernel.
@@ -178,6 +178,18 @@ impl KernelPlan {
     /// k16 steps per stage.
     pub fn k_steps(&self) -> u32 {
         self.bk / 16
+    }
+
+    /// The k16 steps of one scale group where this plan's code depends on the group: swapped
+    /// mma.sync plans sum each group of a warp's k range of a stage apart before scaling, so a
+    /// group shorter than that range (16 x its steps) gives other code. `None` where every group
+    /// (and per-channel scales) shares one kernel, the group being a launch argument.
+    pub fn group_steps(&self, group: ScaleGroup) -> Option<u32> {
+        let per_warp = self.k_steps() / self.k_warps;
+        match group {
+            ScaleGroup::Group(g) if self.swap && !self.wgmma && g / 16 < per_warp => Some(g / 16),
+            _ => None,
+        }
     }
 
     /// Shared memory of one stage for `bits`-bit weights and 16-bit activations when each

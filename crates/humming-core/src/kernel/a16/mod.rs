@@ -23,6 +23,7 @@ use super::mma::MmaOp;
 use super::plan::KernelPlan;
 use super::scales::ScaleSource;
 use crate::format::OutFormat;
+use crate::ScaleGroup;
 use crate::ir::builder::KernelBuilder;
 use super::plan::FLAG_BYTES;
 use crate::ir::{
@@ -49,6 +50,9 @@ pub struct A16Config {
     pub mma: MmaOp,
     pub out: OutFormat,
     pub global_scale: bool,
+    /// The scale group the weights are packed with (the launch checks it): how many k16 steps
+    /// share one group is known when the kernel is generated.
+    pub group: ScaleGroup,
     /// cp.async pipeline (sm_80+) or plain loads.
     pub cp_async: bool,
     /// L2 evict-first cache policy on the weight and scale copies (with `cp_async`). Off in
@@ -595,9 +599,9 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     };
     let acc = acc_set(&mut b);
     // Swapped plans scale f32 sums: each warp's k range of a stage is summed unscaled into `tmp`
-    // and added to `acc` times its group's scales. When the group spans the range (`whole`, the
-    // usual case: group >= 16 * spw) that is once per stage; shorter groups take the same code
-    // with a sum per k16 step.
+    // and added to `acc` times its group's scales. When the group spans the range (the usual
+    // case: group >= 16 * spw) that is once per stage; shorter groups take the same code with a
+    // sum per group (`group_steps` k16 steps: groups and ranges are aligned powers of two).
     // Integer codes with an implicit zero point leave their offsets in the fragments
     // ([`Dequant::fold_offsets`]) in plans with one n8 tile of M: the sums of an m16 tile start
     // at `corr` of its pattern (minus the offsets times the range's activations: one MMA per
@@ -616,8 +620,8 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
     if let (Some(f), true) = (&fold, plan.halves) {
         assert!(f.of_tile[0] == f.of_tile[2] && f.of_tile[1] == f.of_tile[3], "offset patterns of the two halves differ");
     }
+    let group_steps = plan.group_steps(cfg.group).unwrap_or(spw);
     let late = (plan.swap && !plan.wgmma).then(|| {
-        let whole = b.setp(Cmp::Ge, Ty::U32, pgshift, (16 * spw).trailing_zeros());
         let zero = b.mov_as(RegClass::F32, Operand::f32(0.0));
         let consts: Vec<[Reg; 4]> = fold.iter().flat_map(|f| f.patterns.iter()).map(|c| c.map(|x| b.mov(Ty::B32, x))).collect();
         let corr: Vec<Vec<[Reg; 4]>> = (0..plan.m_tiles)
@@ -631,7 +635,7 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
             let sums: Vec<[Reg; 4]> = (0..plan.m_tiles).map(|_| [(); 4].map(|_| b.reg(RegClass::F32))).collect();
             ([one; 4], sums)
         });
-        (whole, zero, acc_set(&mut b), consts, corr, zsums)
+        (zero, acc_set(&mut b), consts, corr, zsums)
     });
 
     // wgmma steps are dequantized `wg_unroll` at a time (independent chains a warp interleaves;
@@ -823,109 +827,100 @@ pub fn build_main(name: &str, cfg: &A16Config) -> Kernel {
                         }
                     }
                 }
-                Some((whole, zero, tmp, consts, corr, zsums)) => {
+                Some((zero, tmp, consts, corr, zsums)) => {
                     // A range of k16 steps shares one group (the stage's steps when the group
-                    // spans them, else each step alone): its B fragments first, the offset
+                    // spans them, else each group's): its B fragments first, the offset
                     // corrections summed over them (folded fragments), then the weights' MMAs
                     // starting from them, and the sums times the group's scales into `acc`.
-                    let body = |b: &mut KernelBuilder, every_step: bool| {
-                        let ranges: Vec<std::ops::Range<u32>> =
-                            if every_step { (0..spw).map(|i| i..i + 1).collect() } else { std::iter::once(0..spw).collect() };
-                        for range in ranges {
-                            let (saddr, zaddr) = qaddr(b, range.start);
-                            // Folded zero points: `-z` per tile as f32; else the dequantizer's.
-                            let (tiles, neg_z) = match zsums {
-                                Some(_) => (Vec::new(), cfg.scales.load_neg_zeros_f32(b, zaddr.expect("dynamic zero points"), ntiles)),
-                                None => (cfg.scales.load_shared(b, None, zaddr, ntiles), Vec::new()),
+                    for range in (0..spw).step_by(group_steps as usize).map(|i| i..i + group_steps) {
+                        let (saddr, zaddr) = qaddr(b, range.start);
+                        // Folded zero points: `-z` per tile as f32; else the dequantizer's.
+                        let (tiles, neg_z) = match zsums {
+                            Some(_) => (Vec::new(), cfg.scales.load_neg_zeros_f32(b, zaddr.expect("dynamic zero points"), ntiles)),
+                            None => (cfg.scales.load_shared(b, None, zaddr, ntiles), Vec::new()),
+                        };
+                        let scales = cfg.scales.load_f32(b, saddr, ntiles);
+                        // B fragments of the n8 tiles of M (rows 0..8, 8..16, and with four
+                        // tiles 16..24, 24..32: one x4 a pair, the same swizzle 16 rows on)
+                        // of every step.
+                        let bfr: Vec<Vec<[Reg; 2]>> = range
+                            .clone()
+                            .map(|i| {
+                                let addr = a_addr(b, i, row_off[0]);
+                                if x2 {
+                                    let r = b.ldmatrix(2, false, Addr::reg(addr));
+                                    vec![[r[0], r[1]]]
+                                } else {
+                                    (0..plan.m_tiles / 2)
+                                        .flat_map(|p| {
+                                            let r = b.ldmatrix(4, false, Addr::reg_off(addr, (p * 16 * bk * 2) as i64));
+                                            [[r[0], r[1]], [r[2], r[3]]]
+                                        })
+                                        .collect()
+                                }
+                            })
+                            .collect();
+                        // The offset corrections of the range (before the weights' MMAs, which
+                        // start from them: summing them afterwards measured more instructions
+                        // and registers in the SASS).
+                        for (u, corr) in corr.iter().enumerate() {
+                            for (c, d) in consts.iter().zip(corr) {
+                                for (s, bf) in bfr.iter().enumerate() {
+                                    let from = if s == 0 { [*zero; 4] } else { *d };
+                                    cfg.mma.emit_to(b, d, &from, c, &bf[u]);
+                                }
+                            }
+                            if let Some((ones, sums)) = zsums {
+                                for (s, bf) in bfr.iter().enumerate() {
+                                    let from = if s == 0 { [*zero; 4] } else { sums[u] };
+                                    cfg.mma.emit_to(b, &sums[u], &from, ones, &bf[u]);
+                                }
+                            }
+                        }
+                        for (s, i) in range.clone().enumerate() {
+                            let words = words_of(b, i);
+                            let frag = match &fold {
+                                Some(_) => cfg.dequant.fragment_folded(b, &words, npairs),
+                                None => cfg.dequant.pairs(b, &words, &tiles, npairs),
                             };
-                            let scales = cfg.scales.load_f32(b, saddr, ntiles);
-                            // B fragments of the n8 tiles of M (rows 0..8, 8..16, and with four
-                            // tiles 16..24, 24..32: one x4 a pair, the same swizzle 16 rows on)
-                            // of every step.
-                            let bfr: Vec<Vec<[Reg; 2]>> = range
-                                .clone()
-                                .map(|i| {
-                                    let addr = a_addr(b, i, row_off[0]);
-                                    if x2 {
-                                        let r = b.ldmatrix(2, false, Addr::reg(addr));
-                                        vec![[r[0], r[1]]]
+                            for (u, bf) in bfr[s].iter().enumerate() {
+                                for i4 in 0..col_tiles {
+                                    // m16 tile i4 = columns 16 i4 .. 16 i4 + 16 (of the warp's
+                                    // half): n8 tiles 2 i4 (rows g) and 2 i4 + 1 (rows g + 8).
+                                    let a = [frag[4 * i4], frag[4 * i4 + 2], frag[4 * i4 + 1], frag[4 * i4 + 3]];
+                                    let d = &tmp[u][i4];
+                                    if s > 0 {
+                                        cfg.mma.emit(b, d, &a, bf);
                                     } else {
-                                        (0..plan.m_tiles / 2)
-                                            .flat_map(|p| {
-                                                let r = b.ldmatrix(4, false, Addr::reg_off(addr, (p * 16 * bk * 2) as i64));
-                                                [[r[0], r[1]], [r[2], r[3]]]
-                                            })
-                                            .collect()
-                                    }
-                                })
-                                .collect();
-                            // The offset corrections of the range (before the weights' MMAs, which
-                            // start from them: summing them afterwards measured more instructions
-                            // and registers in the SASS).
-                            for (u, corr) in corr.iter().enumerate() {
-                                for (c, d) in consts.iter().zip(corr) {
-                                    for (s, bf) in bfr.iter().enumerate() {
-                                        let from = if s == 0 { [*zero; 4] } else { *d };
-                                        cfg.mma.emit_to(b, d, &from, c, &bf[u]);
-                                    }
-                                }
-                                if let Some((ones, sums)) = zsums {
-                                    for (s, bf) in bfr.iter().enumerate() {
-                                        let from = if s == 0 { [*zero; 4] } else { sums[u] };
-                                        cfg.mma.emit_to(b, &sums[u], &from, ones, &bf[u]);
-                                    }
-                                }
-                            }
-                            for (s, i) in range.clone().enumerate() {
-                                let words = words_of(b, i);
-                                let frag = match &fold {
-                                    Some(_) => cfg.dequant.fragment_folded(b, &words, npairs),
-                                    None => cfg.dequant.pairs(b, &words, &tiles, npairs),
-                                };
-                                for (u, bf) in bfr[s].iter().enumerate() {
-                                    for i4 in 0..col_tiles {
-                                        // m16 tile i4 = columns 16 i4 .. 16 i4 + 16 (of the warp's
-                                        // half): n8 tiles 2 i4 (rows g) and 2 i4 + 1 (rows g + 8).
-                                        let a = [frag[4 * i4], frag[4 * i4 + 2], frag[4 * i4 + 1], frag[4 * i4 + 3]];
-                                        let d = &tmp[u][i4];
-                                        if s > 0 {
-                                            cfg.mma.emit(b, d, &a, bf);
-                                        } else {
-                                            let start = match &fold {
-                                                Some(f) => corr[u][f.of_tile[i4]],
-                                                None => [*zero; 4],
-                                            };
-                                            cfg.mma.emit_to(b, d, &start, &a, bf);
-                                        }
-                                    }
-                                }
-                            }
-                            if let Some((_, sums)) = zsums {
-                                // Sum (q - z) a = sum q a - z sum a: element r of m16 tile i4 is
-                                // column tile 2 i4 + r / 2 (rows g, g + 8), row of M r % 2.
-                                for (u, row) in tmp.iter().enumerate() {
-                                    for (i4, tile) in row.iter().enumerate() {
-                                        for (r, &x) in tile.iter().enumerate() {
-                                            let (z, s) = (neg_z[2 * i4 + r / 2], sums[u][r % 2]);
-                                            b.emit(Inst::Fma { ty: Ty::F32, rnd: Rnd::Rn, dst: x, a: z.into(), b: s.into(), c: x.into() });
-                                        }
-                                    }
-                                }
-                            }
-                            for (u, row) in acc.iter().enumerate() {
-                                for (i4, tile) in row.iter().enumerate() {
-                                    for (r, &x) in tile.iter().enumerate() {
-                                        let sc = scales[2 * i4 + r / 2];
-                                        b.emit(Inst::Fma { ty: Ty::F32, rnd: Rnd::Rn, dst: x, a: tmp[u][i4][r].into(), b: sc.into(), c: x.into() });
+                                        let start = match &fold {
+                                            Some(f) => corr[u][f.of_tile[i4]],
+                                            None => [*zero; 4],
+                                        };
+                                        cfg.mma.emit_to(b, d, &start, &a, bf);
                                     }
                                 }
                             }
                         }
-                    };
-                    if spw == 1 {
-                        body(b, true);
-                    } else {
-                        b.if_else(*whole, |b| body(b, false), |b| body(b, true));
+                        if let Some((_, sums)) = zsums {
+                            // Sum (q - z) a = sum q a - z sum a: element r of m16 tile i4 is
+                            // column tile 2 i4 + r / 2 (rows g, g + 8), row of M r % 2.
+                            for (u, row) in tmp.iter().enumerate() {
+                                for (i4, tile) in row.iter().enumerate() {
+                                    for (r, &x) in tile.iter().enumerate() {
+                                        let (z, s) = (neg_z[2 * i4 + r / 2], sums[u][r % 2]);
+                                        b.emit(Inst::Fma { ty: Ty::F32, rnd: Rnd::Rn, dst: x, a: z.into(), b: s.into(), c: x.into() });
+                                    }
+                                }
+                            }
+                        }
+                        for (u, row) in acc.iter().enumerate() {
+                            for (i4, tile) in row.iter().enumerate() {
+                                for (r, &x) in tile.iter().enumerate() {
+                                    let sc = scales[2 * i4 + r / 2];
+                                    b.emit(Inst::Fma { ty: Ty::F32, rnd: Rnd::Rn, dst: x, a: tmp[u][i4][r].into(), b: sc.into(), c: x.into() });
+                                }
+                            }
+                        }
                     }
                 }
             }
