@@ -105,6 +105,15 @@ fn elf_complete(image: &[u8]) -> Option<()> {
     Some(())
 }
 
+impl Drop for Module {
+    fn drop(&mut self) {
+        // SAFETY: the handle came from cuModuleLoadDataEx and is unloaded once.
+        unsafe {
+            cu::cuModuleUnload(self.raw);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::image_complete;
@@ -139,14 +148,5 @@ mod tests {
         assert!(!image_complete(&elf(256, 224, 1, 0, 0)), "section header table past the end");
         assert!(!image_complete(&elf(256, u64::MAX - 8, 1, 0, 0)), "offset overflow");
         assert!(!image_complete(&elf(256, 128, 1, 64, 256)[..100]), "truncated");
-    }
-}
-
-impl Drop for Module {
-    fn drop(&mut self) {
-        // SAFETY: the handle came from cuModuleLoadDataEx and is unloaded once.
-        unsafe {
-            cu::cuModuleUnload(self.raw);
-        }
     }
 }
