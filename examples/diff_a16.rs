@@ -39,7 +39,7 @@ struct Args {
     /// Target (default: the device's native one).
     #[arg(long)]
     arch: Option<String>,
-    /// Plan name (default: `KernelPlan::choose` for the shape).
+    /// Plan name (default: `KernelPlan::choose_for` the spec and shape).
     #[arg(long)]
     plan: Option<String>,
     /// M x N x K.
@@ -50,7 +50,7 @@ struct Args {
     #[arg(long, value_delimiter = ',', default_value = "1")]
     seeds: Vec<u64>,
     /// GPU launches per seed (their outputs must be bitwise equal).
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
     repeat: u32,
     /// GPU and emulator values further apart than this fraction of the element's check
     /// tolerance count as different (each may differ from the reference by the whole of it).
@@ -95,7 +95,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let [m, n, k] = dims[..] else { return Err(format!("--shape {}: want MxNxK", args.shape).into()) };
     let plan = match &args.plan {
         Some(p) => p.parse::<KernelPlan>()?,
-        None => KernelPlan::choose(m, n, k, arch, spec.weight().bits()),
+        None => KernelPlan::choose_for(&spec, m, n, k),
     };
     let kernels = generate(&spec, &plan)?;
     let mut gpu_ex = GpuExecutor::new(gpu, arch)?;
@@ -123,9 +123,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let again = run_operands(&mut gpu_ex, &kernels, &w, &act, args.split)?;
             unstable += again.iter().zip(&gpu_out).filter(|(a, b)| a != b).count();
         }
-        let report = |out: &[u16]| match verify(&spec, &w, &act, out, name, args.split) {
+        let mut report = |out: &[u16]| match verify(&spec, &w, &act, out, name, args.split) {
             Ok(r) => format!("passes ({:.3} of tolerance)", r.max_tol_frac),
-            Err(e) => format!("FAILS: {e}"),
+            Err(e) => {
+                bad = true;
+                format!("FAILS: {e}")
+            }
         };
         let value = |b: u16| decode_out(b, spec.out());
         let want = expected(&spec, &w, &act)?;
