@@ -31,21 +31,14 @@ use humming::cuda::cust::sys as cu;
 use humming::cuda::{Gpu, GpuExecutor, Module};
 use std::collections::HashMap;
 
+#[path = "common/spec_args.rs"]
+mod spec_args;
+use spec_args::SpecArgs;
+
 #[derive(Parser, Debug)]
 struct Args {
-    #[arg(long, default_value = "u4")]
-    weight: String,
-    #[arg(long, default_value = "f16")]
-    act: String,
-    /// Scale format (default: the activation's 16-bit type).
-    #[arg(long)]
-    scale: Option<String>,
-    /// Group size along K, or 0 for per-channel.
-    #[arg(long, default_value_t = 128)]
-    group: u32,
-    /// Dynamic zero points (unsigned weights).
-    #[arg(long)]
-    dynamic_zero: bool,
+    #[command(flatten)]
+    spec: SpecArgs,
     /// N x K shapes.
     #[arg(long, value_delimiter = ',', default_value = "8192x8192")]
     shapes: Vec<String>,
@@ -228,18 +221,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         (_, true) => Some(DeviceProfile { sms, ..DeviceProfile::H100_SXM }),
         _ => dram,
     };
-    let weight = WeightFormat::parse(&args.weight)?;
-    let act = ActFormat::parse(&args.act)?;
-    let mut parts = SpecParts::new(weight, act);
-    parts.arch = arch;
-    parts.group = if args.group == 0 { ScaleGroup::PerChannel } else { ScaleGroup::Group(args.group) };
-    if let Some(s) = &args.scale {
-        parts.scale = ScaleFormat::parse(s)?;
-    }
-    if args.dynamic_zero {
-        parts.zero_point = ZeroPoint::Dynamic;
-    }
-    let spec = Spec::new(parts)?;
+    let spec = args.spec.spec(arch)?;
+    let (weight, act) = (spec.weight(), spec.act());
     let mut ex = GpuExecutor::new(gpu, arch)?;
     let device = ex.name();
     let mut stream: cu::CUstream = std::ptr::null_mut();
@@ -290,7 +273,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let scales: Vec<u8> = (0..groups * layout.n_pad)
             .flat_map(|_| sfmt.encode(0.002 + 0.001 * (rng.unit_f32() + 1.0)).to_le_bytes().into_iter().take(sbytes))
             .collect();
-        let zeros: Option<Vec<u8>> = args.dynamic_zero.then(|| (0..groups * layout.n_pad).map(|_| (rng.next_u32() % 3 + 7) as u8).collect());
+        let zeros: Option<Vec<u8>> = args.spec.dynamic_zero.then(|| (0..groups * layout.n_pad).map(|_| (rng.next_u32() % 3 + 7) as u8).collect());
         let wbytes = words.len() * 4 + scales.len() + zeros.as_ref().map_or(0, |z| z.len());
         let copies = args.copies.unwrap_or_else(|| (3 * l2).div_ceil(wbytes).clamp(2, 64)).max(1);
         let mut dev_w = Vec::new();

@@ -21,21 +21,14 @@ use humming::core::*;
 use humming::cuda::{Gpu, GpuExecutor};
 use std::collections::BTreeMap;
 
+#[path = "common/spec_args.rs"]
+mod spec_args;
+use spec_args::SpecArgs;
+
 #[derive(Parser, Debug)]
 struct Args {
-    #[arg(long, default_value = "u4")]
-    weight: String,
-    #[arg(long, default_value = "f16")]
-    act: String,
-    /// Scale format (default: the activation's 16-bit type).
-    #[arg(long)]
-    scale: Option<String>,
-    /// Group size along K, or 0 for per-channel.
-    #[arg(long, default_value_t = 128)]
-    group: u32,
-    /// Dynamic zero points (unsigned weights).
-    #[arg(long)]
-    dynamic_zero: bool,
+    #[command(flatten)]
+    spec: SpecArgs,
     /// Target (default: the device's native one).
     #[arg(long)]
     arch: Option<String>,
@@ -81,16 +74,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Some(a) => Arch::parse(a).ok_or_else(|| format!("--arch {a}: not a target (sm_75 .. sm_90a)"))?,
         None => gpu.native_arch().ok_or("unsupported device")?,
     };
-    let mut parts = SpecParts::new(WeightFormat::parse(&args.weight)?, ActFormat::parse(&args.act)?);
-    parts.arch = arch;
-    parts.group = if args.group == 0 { ScaleGroup::PerChannel } else { ScaleGroup::Group(args.group) };
-    if let Some(s) = &args.scale {
-        parts.scale = ScaleFormat::parse(s)?;
-    }
-    if args.dynamic_zero {
-        parts.zero_point = ZeroPoint::Dynamic;
-    }
-    let spec = Spec::new(parts)?;
+    let spec = args.spec.spec(arch)?;
     let dims: Vec<usize> = args.shape.split('x').map(str::parse).collect::<Result<_, _>>()?;
     let [m, n, k] = dims[..] else { return Err(format!("--shape {}: want MxNxK", args.shape).into()) };
     let plan = match &args.plan {
