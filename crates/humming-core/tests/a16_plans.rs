@@ -6,6 +6,8 @@ use humming_core::kernel::KernelPlan;
 use humming_core::kernel::check::check_gemm;
 use humming_core::*;
 
+mod spec_util;
+
 macro_rules! report {
     ($($t:tt)*) => {{
         use std::io::Write;
@@ -30,14 +32,7 @@ fn check_case(spec: &Spec, plan: &KernelPlan, m: usize, split: u32, ran: usize, 
 /// The spec of weight format `w` with these activations, scales (`None`: the default format),
 /// group, zero point and target.
 fn spec(w: &str, act: ActFormat, scale: Option<ScaleFormat>, group: ScaleGroup, zp: ZeroPoint, arch: Arch) -> Spec {
-    let mut p = SpecParts::new(WeightFormat::parse(w).unwrap(), act);
-    if let Some(s) = scale {
-        p.scale = s;
-    }
-    p.group = group;
-    p.zero_point = zp;
-    p.arch = arch;
-    Spec::new(p).unwrap_or_else(|e| panic!("{w}: {e:?}"))
+    spec_util::spec(w, act, scale, group, zp, arch).unwrap_or_else(|e| panic!("{w}: {e:?}"))
 }
 
 #[test]

@@ -11,16 +11,8 @@ use humming_core::kernel::{DeviceProfile, KernelPlan, generate, kernel_name};
 use humming_core::*;
 use std::collections::{BTreeMap, BTreeSet};
 
-fn spec(w: &str, act: ActFormat, scale: Option<ScaleFormat>, group: ScaleGroup, zp: ZeroPoint, arch: Arch) -> Option<Spec> {
-    let mut p = SpecParts::new(WeightFormat::parse(w).unwrap(), act);
-    if let Some(s) = scale {
-        p.scale = s;
-    }
-    p.group = group;
-    p.zero_point = zp;
-    p.arch = arch;
-    Spec::new(p).ok()
-}
+mod spec_util;
+use spec_util::spec;
 
 #[test]
 fn kernels_of_one_name_are_one_code() {
@@ -37,7 +29,7 @@ fn kernels_of_one_name_are_one_code() {
                 spec("e2m1", bf16, Some(ScaleFormat::Ue8m0), g, imp, arch),
                 spec("u8", f16, None, g, imp, arch),
             ];
-            specs.extend(candidates.into_iter().flatten());
+            specs.extend(candidates.into_iter().flat_map(Result::ok));
         }
     }
     let lean = DeviceProfile::H100_SXM;
